@@ -1,0 +1,101 @@
+//! Procedural macros that embed bitforge's lookup tables as literal constants.
+//!
+//! Every table is computed at expansion time by the reference geometry of the `magic-search`
+//! library and emitted as an array literal, so the crate that uses it does no work at run time
+//! and no `const fn` evaluation at compile time (which costs seconds for large tables).
+//!
+//! Each table macro takes an optional path to a tuple-struct constructor that wraps each `u64`
+//! (such as `Bitboard`); without one, the elements are plain `u64`s:
+//!
+//! ```
+//! static KNIGHTS: [[u64; 64]; 16] = bitforge_macros::step_attacks!();
+//! assert_eq!(KNIGHTS[2][0].count_ones(), 2); // a white knight (piece code 2) on a1
+//!
+//! #[derive(Clone, Copy, PartialEq, Debug)]
+//! struct Bits(u64);
+//! const FILES: [Bits; 8] = bitforge_macros::file_masks!(Bits);
+//! assert_eq!(FILES[0], Bits(0x0101_0101_0101_0101));
+//! ```
+
+mod emit;
+mod geometry_tables;
+
+use proc_macro::TokenStream;
+
+/// `[W; 64]`: one bit per square, `a1 = 1 << 0`.
+#[proc_macro]
+pub fn square_masks(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::list(&geometry_tables::square_masks(), wrap)
+    })
+}
+
+/// `[W; 8]`: every square of each file, `a` first.
+#[proc_macro]
+pub fn file_masks(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::list(&geometry_tables::file_masks(), wrap)
+    })
+}
+
+/// `[W; 8]`: every square of each rank, the first rank first.
+#[proc_macro]
+pub fn rank_masks(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::list(&geometry_tables::rank_masks(), wrap)
+    })
+}
+
+/// `[[W; 64]; 16]` by piece code (`color << 3 | type`): pawn captures per colour, knight and
+/// king moves; empty for every other code.
+#[proc_macro]
+pub fn step_attacks(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::grid(&geometry_tables::step_attacks(), wrap)
+    })
+}
+
+/// `[[W; 64]; 8]` by piece type (`1 = pawn .. 6 = king`): empty-board attacks of knight,
+/// bishop, rook, queen and king; empty for pawns and the unused codes.
+#[proc_macro]
+pub fn pseudo_attacks(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::grid(&geometry_tables::pseudo_attacks(), wrap)
+    })
+}
+
+/// `[[W; 64]; 64]`: the edge-to-edge line through two aligned squares, both included; empty
+/// when they are not aligned or equal.
+#[proc_macro]
+pub fn line_table(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::grid(&geometry_tables::pairs(magic_search::geometry::line), wrap)
+    })
+}
+
+/// `[[W; 64]; 64]`: the squares strictly between two aligned squares; empty otherwise.
+#[proc_macro]
+pub fn between_table(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::grid(
+            &geometry_tables::pairs(magic_search::geometry::between),
+            wrap,
+        )
+    })
+}
+
+/// `[[W; 64]; 64]`: for a king on the first square and a checker on the second, the squares
+/// that block or capture: between plus the checker's square; only the checker's square when
+/// they are not aligned (a knight or pawn check can only be captured).
+#[proc_macro]
+pub fn check_block_table(input: TokenStream) -> TokenStream {
+    emit::table(input, |wrap| {
+        emit::grid(&geometry_tables::pairs(geometry_tables::check_block), wrap)
+    })
+}
+
+/// `[[u8; 64]; 64]`: Chebyshev (king-move) distance. Takes no arguments.
+#[proc_macro]
+pub fn distance_table(input: TokenStream) -> TokenStream {
+    emit::no_arguments(input, || emit::distances(&geometry_tables::distances()))
+}

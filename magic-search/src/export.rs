@@ -1,0 +1,307 @@
+//! Writing a verified set and its attack table for other engines: Rust, C or JSON.
+
+use core::fmt;
+use core::str::FromStr;
+use std::fmt::Write as _;
+
+use crate::geometry::{SliderKind, relevant_mask, square_name};
+use crate::magic_set::MagicSet;
+use crate::scheme::Scheme;
+use crate::verify::AttackTable;
+
+/// An export format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A Rust module: `Magic` entries, the attack table as a `static`, and lookup functions.
+    Rust,
+    /// A C99 header with `static const` tables and `static inline` lookups.
+    C,
+    /// JSON, with 64-bit numbers as `"0x..."` strings (JSON numbers lose precision past 2^53).
+    Json,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Rust, Format::C, Format::Json];
+
+    /// The name used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Rust => "rust",
+            Format::C => "c",
+            Format::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Format::ALL
+            .into_iter()
+            .find(|format| format.name() == text)
+            .ok_or_else(|| format!("unknown format '{text}' (expected rust, c or json)"))
+    }
+}
+
+/// One square's row, as every format writes it.
+struct Row {
+    square: String,
+    mask: u64,
+    magic: u64,
+    bits: u8,
+    offset: i64,
+}
+
+fn rows(set: &MagicSet, kind: SliderKind) -> impl Iterator<Item = Row> + '_ {
+    set.entries(kind)
+        .iter()
+        .enumerate()
+        .map(move |(square, entry)| Row {
+            square: square_name(square as u8),
+            mask: relevant_mask(kind, square as u8),
+            magic: entry.magic,
+            bits: entry.bits,
+            offset: entry.offset,
+        })
+}
+
+/// The expression that turns an occupancy into a key, in both Rust and C syntax.
+fn key_expression(scheme: Scheme) -> &'static str {
+    match scheme {
+        Scheme::Fancy | Scheme::Fixed => "occupancy & m.mask",
+        Scheme::Black => "occupancy | ~m.mask",
+    }
+}
+
+/// Writes `set` with its verified `table` in `format`. `provenance` lines become comments (JSON
+/// has no comments: they go into a `"provenance"` array).
+pub fn export(
+    set: &MagicSet,
+    table: &AttackTable,
+    format: Format,
+    provenance: &[String],
+) -> String {
+    match format {
+        Format::Rust => rust(set, table, provenance),
+        Format::C => c(set, table, provenance),
+        Format::Json => json(set, table, provenance),
+    }
+}
+
+fn rust(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
+    let mut out = String::new();
+    for line in provenance {
+        let _ = writeln!(out, "// {line}");
+    }
+    let key = key_expression(set.scheme).replace('~', "!");
+    let _ = write!(
+        out,
+        r#"// Scheme "{scheme}": slot = offset + (({key}).wrapping_mul(magic) >> shift).
+
+/// One square's magic lookup.
+#[derive(Clone, Copy, Debug)]
+pub struct Magic {{
+    /// Relevant-occupancy mask.
+    pub mask: u64,
+    /// The magic multiplier.
+    pub magic: u64,
+    /// `64 - bits`.
+    pub shift: u32,
+    /// Where the square's slice of `SLIDER_ATTACKS` starts (index 0 lands here).
+    pub offset: isize,
+}}
+
+/// The attacks of a slider with entry `m` for `occupancy`.
+#[inline]
+pub fn attacks(m: &Magic, occupancy: u64) -> u64 {{
+    let index = (({key}).wrapping_mul(m.magic) >> m.shift) as isize;
+    SLIDER_ATTACKS[(m.offset + index) as usize]
+}}
+
+/// Rook attacks from `square` (0 = a1 .. 63 = h8).
+#[inline]
+pub fn rook_attacks(square: usize, occupancy: u64) -> u64 {{
+    attacks(&ROOK_MAGICS[square], occupancy)
+}}
+
+/// Bishop attacks from `square` (0 = a1 .. 63 = h8).
+#[inline]
+pub fn bishop_attacks(square: usize, occupancy: u64) -> u64 {{
+    attacks(&BISHOP_MAGICS[square], occupancy)
+}}
+"#,
+        scheme = set.scheme
+    );
+    for kind in SliderKind::ALL {
+        let name = kind.name().to_uppercase();
+        let _ = writeln!(
+            out,
+            "\n/// {kind} magics by square.\npub static {name}_MAGICS: [Magic; 64] = ["
+        );
+        for row in rows(set, kind) {
+            let _ = writeln!(
+                out,
+                "    Magic {{ mask: {:#018x}, magic: {:#018x}, shift: {}, offset: {} }}, // {}",
+                row.mask,
+                row.magic,
+                64 - row.bits,
+                row.offset,
+                row.square
+            );
+        }
+        out.push_str("];\n");
+    }
+    let _ = writeln!(
+        out,
+        "\n/// Attack sets by slot; {} entries.",
+        table.entries()
+    );
+    let _ = writeln!(
+        out,
+        "pub static SLIDER_ATTACKS: [u64; {}] = [",
+        table.entries()
+    );
+    write_hex_list(&mut out, &table.attacks, "    ", "");
+    out.push_str("];\n");
+    out
+}
+
+fn c(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
+    let mut out = String::new();
+    for line in provenance {
+        let _ = writeln!(out, "/* {} */", line.replace("*/", "* /"));
+    }
+    let _ = write!(
+        out,
+        r#"#ifndef BITFORGE_MAGICS_H
+#define BITFORGE_MAGICS_H
+/* Scheme "{scheme}": slot = offset + (({key}) * magic) >> shift. */
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {{
+    uint64_t mask;
+    uint64_t magic;
+    unsigned shift;
+    ptrdiff_t offset;
+}} bitforge_magic;
+
+#define BITFORGE_SLIDER_ATTACKS_LEN {len}
+"#,
+        scheme = set.scheme,
+        key = key_expression(set.scheme),
+        len = table.entries()
+    );
+    for kind in SliderKind::ALL {
+        let _ = writeln!(
+            out,
+            "\nstatic const bitforge_magic bitforge_{}_magics[64] = {{",
+            kind.name()
+        );
+        for row in rows(set, kind) {
+            let _ = writeln!(
+                out,
+                "    {{ {:#018x}ULL, {:#018x}ULL, {}, {} }}, /* {} */",
+                row.mask,
+                row.magic,
+                64 - row.bits,
+                row.offset,
+                row.square
+            );
+        }
+        out.push_str("};\n");
+    }
+    out.push_str(
+        "\nstatic const uint64_t bitforge_slider_attacks[BITFORGE_SLIDER_ATTACKS_LEN] = {\n",
+    );
+    write_hex_list(&mut out, &table.attacks, "    ", "ULL");
+    let _ = write!(
+        out,
+        r#"}};
+
+static inline uint64_t bitforge_attacks(const bitforge_magic *m, uint64_t occupancy) {{
+    return bitforge_slider_attacks[m->offset + (ptrdiff_t)((({key}) * m->magic) >> m->shift)];
+}}
+
+static inline uint64_t bitforge_rook_attacks(unsigned square, uint64_t occupancy) {{
+    return bitforge_attacks(&bitforge_rook_magics[square], occupancy);
+}}
+
+static inline uint64_t bitforge_bishop_attacks(unsigned square, uint64_t occupancy) {{
+    return bitforge_attacks(&bitforge_bishop_magics[square], occupancy);
+}}
+
+#endif
+"#,
+        key = key_expression(set.scheme).replace("m.", "m->")
+    );
+    out
+}
+
+fn json(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
+    let mut out = String::from("{\n  \"format\": \"bitforge-magics\",\n  \"version\": 1,\n");
+    let quoted: Vec<String> = provenance.iter().map(|line| json_string(line)).collect();
+    let _ = writeln!(out, "  \"provenance\": [{}],", quoted.join(", "));
+    let _ = writeln!(out, "  \"scheme\": \"{}\",", set.scheme);
+    for kind in SliderKind::ALL {
+        let _ = writeln!(out, "  \"{}\": [", kind.name());
+        let entries: Vec<String> = rows(set, kind)
+            .map(|row| {
+                format!(
+                    "    {{\"square\": \"{}\", \"mask\": \"{:#018x}\", \"magic\": \"{:#018x}\", \"bits\": {}, \"offset\": {}}}",
+                    row.square, row.mask, row.magic, row.bits, row.offset
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "{}\n  ],", entries.join(",\n"));
+    }
+    out.push_str("  \"attacks\": [\n");
+    let hex: Vec<String> = table
+        .attacks
+        .iter()
+        .map(|a| format!("\"{a:#018x}\""))
+        .collect();
+    for (i, chunk) in hex.chunks(4).enumerate() {
+        let separator = if (i + 1) * 4 < hex.len() { "," } else { "" };
+        let _ = writeln!(out, "    {}{separator}", chunk.join(", "));
+    }
+    out.push_str("  ]\n}\n");
+    out
+}
+
+fn json_string(text: &str) -> String {
+    let mut quoted = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(quoted, "\\u{:04x}", c as u32);
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// Four numbers a line, each `0x`-prefixed and followed by `suffix` and a comma.
+fn write_hex_list(out: &mut String, values: &[u64], indent: &str, suffix: &str) {
+    for chunk in values.chunks(4) {
+        out.push_str(indent);
+        let cells: Vec<String> = chunk
+            .iter()
+            .map(|v| format!("{v:#018x}{suffix},"))
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+}

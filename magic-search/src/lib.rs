@@ -1,0 +1,35 @@
+//! Find, verify, pack and export magic numbers for chess slider attack tables.
+//!
+//! This library is bitforge's single source of geometric truth: the reference ray walker,
+//! relevant-occupancy masks and subset enumeration live here, and `bitforge-macros` calls them
+//! at expansion time to embed every table in the core. It builds without the command line's
+//! dependencies (`default-features = false`).
+//!
+//! ```
+//! use magic_search::{SearchConfig, find_set, verify};
+//!
+//! let (set, _stats) = find_set(&SearchConfig::default(), 1, &|_| {});
+//! let table = verify(&set).expect("found magics verify");
+//! assert_eq!(table.entries(), 107_648);
+//! ```
+
+pub mod export;
+pub mod geometry;
+pub mod magic_set;
+pub mod pack;
+pub mod scheme;
+pub mod search;
+pub mod subsets;
+pub mod verify;
+
+pub use export::{Format, export};
+pub use geometry::SliderKind;
+pub use magic_set::{Entry, MagicSet, ParseError};
+pub use pack::{Packed, pack};
+pub use scheme::Scheme;
+pub use search::{
+    BitsTarget, Budget, DEFAULT_SEED, SearchConfig, SearchStats, SquareResult, find_set,
+    find_square,
+};
+pub use subsets::Subsets;
+pub use verify::{AttackTable, SlotUse, VerifyError, verify};

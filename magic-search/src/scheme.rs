@@ -1,0 +1,86 @@
+//! The index formulas that turn an occupancy into a table slot.
+
+use core::fmt;
+use core::str::FromStr;
+
+/// How a magic number maps an occupancy to an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Scheme {
+    /// `((occ & mask) * magic) >> (64 - bits)`, with as few bits per square as the mask allows
+    /// (or fewer): variable shift, one dense table.
+    #[default]
+    Fancy,
+    /// The fancy formula with a fixed shift: 12 bits for every rook square, 9 for every bishop
+    /// square. The per-square tables leave gaps that [`pack`](crate::pack) overlaps.
+    Fixed,
+    /// "Black" magics: `((occ | !mask) * magic) >> (64 - bits)`, fixed 12/9 bits. Setting the
+    /// bits outside the mask gives the multiplication more to work with, and tables that pack
+    /// more tightly.
+    Black,
+}
+
+impl Scheme {
+    /// Every scheme, in the order of the command line's help.
+    pub const ALL: [Scheme; 3] = [Scheme::Fancy, Scheme::Fixed, Scheme::Black];
+
+    /// The name used in files and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scheme::Fancy => "fancy",
+            Scheme::Fixed => "fixed",
+            Scheme::Black => "black",
+        }
+    }
+
+    /// The index of `occupancy` for a square with this `mask`, `magic` and `bits`.
+    #[inline(always)]
+    pub const fn index(self, occupancy: u64, mask: u64, magic: u64, bits: u8) -> usize {
+        let key = match self {
+            Scheme::Fancy | Scheme::Fixed => occupancy & mask,
+            Scheme::Black => occupancy | !mask,
+        };
+        (key.wrapping_mul(magic) >> (64 - bits as u32)) as usize
+    }
+
+    /// The number of index bits this scheme fixes for a slider kind, if it fixes one.
+    pub const fn fixed_bits(self, kind: crate::SliderKind) -> Option<u8> {
+        match (self, kind) {
+            (Scheme::Fancy, _) => None,
+            (_, crate::SliderKind::Rook) => Some(12),
+            (_, crate::SliderKind::Bishop) => Some(9),
+        }
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A scheme name that is not `fancy`, `fixed` or `black`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownScheme(pub String);
+
+impl fmt::Display for UnknownScheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown scheme '{}' (expected fancy, fixed or black)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownScheme {}
+
+impl FromStr for Scheme {
+    type Err = UnknownScheme;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Scheme::ALL
+            .into_iter()
+            .find(|scheme| scheme.name() == text)
+            .ok_or_else(|| UnknownScheme(text.to_owned()))
+    }
+}

@@ -1,0 +1,202 @@
+//! Checking a magic set against the reference walker, and building its attack table.
+
+use core::fmt;
+
+use crate::geometry::{SliderKind, ray_attacks, relevant_mask, square_name};
+use crate::magic_set::MagicSet;
+use crate::subsets::Subsets;
+
+/// One use of a table slot: which slider, on which square, with which occupancy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotUse {
+    /// The slider kind.
+    pub kind: SliderKind,
+    /// The square, `0..64`.
+    pub square: u8,
+    /// The occupancy (a subset of the square's relevant mask).
+    pub occupancy: u64,
+}
+
+impl fmt::Display for SlotUse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} with occupancy {:#018x}",
+            self.kind,
+            square_name(self.square),
+            self.occupancy
+        )
+    }
+}
+
+/// Why a magic set is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyError {
+    /// Two occupancies with different attack sets land on the same slot. Occupancies with the
+    /// same attacks may share a slot (a constructive collision); these may not.
+    Collision {
+        /// The table slot both select.
+        slot: i64,
+        /// The use that filled the slot first.
+        first: SlotUse,
+        /// The use that found it holding different attacks.
+        second: SlotUse,
+    },
+    /// A square's slice starts before the table does.
+    NegativeSlot {
+        /// The use whose slot is negative.
+        at: SlotUse,
+        /// Its slot.
+        slot: i64,
+    },
+}
+
+impl VerifyError {
+    /// The square whose entry is at fault (the one that found the slot taken).
+    pub fn culprit(&self) -> SlotUse {
+        match *self {
+            VerifyError::Collision { second, .. } => second,
+            VerifyError::NegativeSlot { at, .. } => at,
+        }
+    }
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Collision {
+                slot,
+                first,
+                second,
+            } if first.kind == second.kind && first.square == second.square => {
+                write!(
+                    f,
+                    "{} {}: occupancies {:#018x} and {:#018x} collide at table slot {slot} with different attacks",
+                    second.kind,
+                    square_name(second.square),
+                    first.occupancy,
+                    second.occupancy
+                )
+            }
+            VerifyError::Collision {
+                slot,
+                first,
+                second,
+            } => write!(
+                f,
+                "{second} overlaps {first} at table slot {slot} with different attacks"
+            ),
+            VerifyError::NegativeSlot { at, slot } => {
+                write!(
+                    f,
+                    "{at} selects table slot {slot}, before the start of the table"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// The attack table of a verified magic set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackTable {
+    /// Attack sets by slot; unused slots hold 0.
+    pub attacks: Vec<u64>,
+    /// How many slots some occupancy selects.
+    pub used_slots: usize,
+}
+
+impl AttackTable {
+    /// The number of entries (the largest slot used, plus one).
+    pub fn entries(&self) -> usize {
+        self.attacks.len()
+    }
+}
+
+/// Every relevant occupancy of a square with its reference attacks.
+pub fn occupancies_with_attacks(kind: SliderKind, square: u8) -> impl Iterator<Item = (u64, u64)> {
+    Subsets::new(relevant_mask(kind, square))
+        .map(move |occupancy| (occupancy, ray_attacks(kind, square, occupancy)))
+}
+
+/// Checks every relevant occupancy of every square against the reference walker and builds the
+/// shared attack table, or names the first two uses of a slot that disagree.
+pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
+    let mut attacks: Vec<u64> = Vec::new();
+    // Who filled each slot, so that a collision can name both sides.
+    let mut owners: Vec<Option<SlotUse>> = Vec::new();
+    let mut used_slots = 0;
+    for kind in SliderKind::ALL {
+        for square in 0..64u8 {
+            for (occupancy, expected) in occupancies_with_attacks(kind, square) {
+                let here = SlotUse {
+                    kind,
+                    square,
+                    occupancy,
+                };
+                let slot = set.slot(kind, square, occupancy);
+                let index = usize::try_from(slot)
+                    .map_err(|_| VerifyError::NegativeSlot { at: here, slot })?;
+                if index >= attacks.len() {
+                    attacks.resize(index + 1, 0);
+                    owners.resize(index + 1, None);
+                }
+                match owners[index] {
+                    None => {
+                        owners[index] = Some(here);
+                        attacks[index] = expected;
+                        used_slots += 1;
+                    }
+                    Some(_) if attacks[index] == expected => {}
+                    Some(first) => {
+                        return Err(VerifyError::Collision {
+                            slot,
+                            first,
+                            second: here,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(AttackTable {
+        attacks,
+        used_slots,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scheme;
+
+    #[test]
+    fn identity_like_magics_collide_and_say_where() {
+        // A magic of 1 keeps only the top bits of the occupancy: rook a1's mask has no bit that
+        // high, so every occupancy lands on index 0.
+        let set = MagicSet::with_dense_offsets(
+            Scheme::Fancy,
+            [(1, 12); 64].map(|(m, _)| (m, 12)),
+            [(1, 5); 64],
+        );
+        let error = verify(&set).unwrap_err();
+        let culprit = error.culprit();
+        assert_eq!((culprit.kind, culprit.square), (SliderKind::Rook, 0));
+        assert!(
+            error
+                .to_string()
+                .starts_with("rook a1: occupancies 0x0000000000000000 and 0x0000000000000002")
+        );
+    }
+
+    #[test]
+    fn negative_offsets_are_reported() {
+        let mut set = MagicSet::with_dense_offsets(Scheme::Fancy, [(1, 12); 64], [(1, 5); 64]);
+        set.rook[0].offset = -1;
+        assert!(matches!(
+            verify(&set),
+            Err(VerifyError::NegativeSlot { slot: -1, .. })
+        ));
+    }
+}
