@@ -140,7 +140,7 @@ impl MagicSet {
     /// ```
     /// let text = "bitforge-magics 1\nscheme fancy\nrook a1 0x1 12 0\n";
     /// let error = magic_search::MagicSet::parse(text).unwrap_err();
-    /// assert_eq!(error.to_string(), "rook a2: no entry (every square of both pieces needs one)");
+    /// assert_eq!(error.to_string(), "rook b1: no entry (every square of both pieces needs one)");
     /// ```
     pub fn parse(text: &str) -> Result<Self, ParseError> {
         let mut records = text.lines().enumerate().filter_map(|(index, raw)| {

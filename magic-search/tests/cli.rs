@@ -1,0 +1,408 @@
+//! The command line, run as a user would: good runs, bad arguments, bad files, exports.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use magic_search::{MagicSet, SearchConfig, SliderKind, find_set, verify};
+
+fn magic_search(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magic-search"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A fresh directory under the target directory, removed and recreated per test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn no_arguments_finds_verifies_and_summarises() {
+    let output = magic_search(&[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = stderr(&output);
+    assert!(summary.contains("scheme: fancy"), "{summary}");
+    assert!(summary.contains("table entries: 107648"), "{summary}");
+    assert!(summary.contains("squares: 128"), "{summary}");
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn the_same_seed_gives_the_same_file_and_verify_accepts_it() {
+    let dir = scratch("same_seed");
+    let [first, second, other_threads] =
+        ["a", "b", "c"].map(|name| dir.join(format!("{name}.magics")));
+    for (path, threads) in [(&first, "2"), (&second, "2"), (&other_threads, "1")] {
+        let output = magic_search(&[
+            "find",
+            "--seed",
+            "42",
+            "--threads",
+            threads,
+            "--out",
+            path_str(path),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+    let strip_command = |text: String| {
+        text.lines()
+            .filter(|l| !l.starts_with("# command:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip_command(read(&first)), strip_command(read(&second)));
+    assert_eq!(
+        strip_command(read(&first)),
+        strip_command(read(&other_threads))
+    );
+
+    let verified = magic_search(&["verify", path_str(&first)]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    let report = stdout(&verified);
+    assert!(report.contains("scheme: fancy\n"), "{report}");
+    assert!(report.contains("table entries: 107648\n"), "{report}");
+    assert!(report.contains("largest index: 107647\n"), "{report}");
+}
+
+#[test]
+fn nothing_is_overwritten_without_force() {
+    let dir = scratch("no_overwrite");
+    let target = dir.join("keep.magics");
+    std::fs::write(&target, "precious").unwrap();
+    for args in [
+        vec!["find", "--out", path_str(&target)],
+        vec!["pack", "missing.magics", "--out", path_str(&target)],
+        vec![
+            "export",
+            "missing.magics",
+            "--format",
+            "c",
+            "--out",
+            path_str(&target),
+        ],
+    ] {
+        let output = magic_search(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains("already exists (use --force to overwrite it)"),
+            "{}",
+            stderr(&output)
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    }
+    let forced = magic_search(&[
+        "find",
+        "--scheme",
+        "black",
+        "--out",
+        path_str(&target),
+        "--force",
+    ]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .contains("scheme black")
+    );
+}
+
+#[test]
+fn bad_arguments_are_named() {
+    for (args, expected) in [
+        (vec!["find", "--scheme", "white"], "unknown scheme 'white'"),
+        (vec!["find", "--bits", "3"], "is not mask, min or -N"),
+        (vec!["find", "--threads", "0"], "--threads"),
+        (vec!["find", "--time-budget", "2h"], "unknown unit 'h'"),
+        (
+            vec!["find", "--scheme", "fixed", "--bits=-1"],
+            "--bits applies to the fancy scheme only",
+        ),
+        (
+            vec!["export", "x.magics", "--format", "pascal"],
+            "unknown format 'pascal'",
+        ),
+        (vec!["verify"], "<FILE>"),
+        (vec!["frobnicate"], "unrecognized subcommand"),
+    ] {
+        let output = magic_search(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for command in ["find", "verify", "pack", "export"] {
+        let output = magic_search(&[command, "--help"]);
+        assert!(output.status.success());
+        assert!(stdout(&output).contains("Usage: magic-search"), "{command}");
+    }
+}
+
+fn good_set_text() -> String {
+    let (set, _) = find_set(&SearchConfig::default(), 2, &|_| {});
+    set.to_text(&[])
+}
+
+#[test]
+fn bad_files_are_named_by_line_and_square() {
+    let dir = scratch("bad_files");
+    let good = good_set_text();
+    let bad_magic = {
+        let set = MagicSet::parse(&good).unwrap();
+        let line = good
+            .lines()
+            .find(|l| l.starts_with("bishop   c3 "))
+            .unwrap();
+        let magic = format!("{:#018x}", set.bishop[18].magic);
+        good.replace(line, &line.replace(&magic, "0x0000000000000003"))
+    };
+    for (name, text, code, expected) in [
+        ("missing.magics", None, 2, "cannot read"),
+        (
+            "garbage.magics",
+            Some("hello\n".to_owned()),
+            2,
+            "line 1: expected the header 'bitforge-magics 1'",
+        ),
+        (
+            "short.magics",
+            Some(good.replace("rook     h8 ", "# rook h8 ")),
+            2,
+            "rook h8: no entry",
+        ),
+        (
+            "bits.magics",
+            Some(good.replace("bishop   a1      ", "bishop a1 0x1 7 0 #")),
+            2,
+            "line 68: bishop a1: 7 bits is more than the mask's 6",
+        ),
+        (
+            "collide.magics",
+            Some(bad_magic),
+            1,
+            "bishop c3: occupancies",
+        ),
+    ] {
+        let path = dir.join(name);
+        if let Some(text) = text {
+            std::fs::write(&path, text).unwrap();
+        }
+        let output = magic_search(&["verify", path_str(&path)]);
+        assert_eq!(
+            output.status.code(),
+            Some(code),
+            "{name}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains(expected),
+            "{name}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn verify_names_the_corrupted_square() {
+    let good = MagicSet::parse(&good_set_text()).unwrap();
+    for (kind, square) in [
+        (SliderKind::Rook, 0u8),
+        (SliderKind::Rook, 36),
+        (SliderKind::Bishop, 63),
+        (SliderKind::Bishop, 27),
+    ] {
+        let mut bad = good.clone();
+        bad.entries_mut(kind)[square as usize].magic ^= 0x0010_0000_0000_0000;
+        bad.entries_mut(kind)[square as usize].magic >>= 1;
+        let error = verify(&bad).expect_err("a corrupted magic collides");
+        let culprit = error.culprit();
+        assert_eq!((culprit.kind, culprit.square), (kind, square), "{error}");
+    }
+}
+
+#[test]
+fn pack_shrinks_a_fixed_set_that_still_verifies() {
+    let dir = scratch("pack");
+    let fixed = dir.join("fixed.magics");
+    let packed = dir.join("packed.magics");
+    assert!(
+        magic_search(&["find", "--scheme", "fixed", "--out", path_str(&fixed)])
+            .status
+            .success()
+    );
+    let output = magic_search(&[
+        "pack",
+        path_str(&fixed),
+        "--tries",
+        "2",
+        "--out",
+        path_str(&packed),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let verified = magic_search(&["verify", path_str(&packed)]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    let entries = |text: &str| -> usize {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("table entries: "))
+            .unwrap();
+        line["table entries: ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let before = entries(&stdout(&magic_search(&["verify", path_str(&fixed)])));
+    assert!(entries(&stdout(&verified)) < before);
+}
+
+/// Every export describes the same table as the library's verified one.
+mod export {
+    use super::*;
+
+    fn exported(scheme: &str, format: &str) -> (MagicSet, Vec<u64>, String) {
+        let dir = scratch(&format!("export_{scheme}_{format}"));
+        let set_path = dir.join("set.magics");
+        assert!(
+            magic_search(&["find", "--scheme", scheme, "--out", path_str(&set_path)])
+                .status
+                .success()
+        );
+        let output = magic_search(&["export", path_str(&set_path), "--format", format]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let set = MagicSet::parse(&std::fs::read_to_string(&set_path).unwrap()).unwrap();
+        let table = verify(&set).unwrap().attacks;
+        (set, table, stdout(&output))
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let (set, table, text) = exported("black", "json");
+        let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(json["scheme"], "black");
+        let hex = |value: &serde_json::Value| {
+            u64::from_str_radix(&value.as_str().unwrap()[2..], 16).unwrap()
+        };
+        let attacks: Vec<u64> = json["attacks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(hex)
+            .collect();
+        assert_eq!(attacks, table);
+        for (square, entry) in json["rook"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(hex(&entry["magic"]), set.rook[square].magic);
+            assert_eq!(entry["offset"].as_i64(), Some(set.rook[square].offset));
+        }
+    }
+
+    /// Sums attacks over a fixed pseudo-random walk of squares and occupancies, in the same way
+    /// in Rust and in the exported code.
+    fn checksum(lookup: impl Fn(usize, usize, u64) -> u64) -> u64 {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut sum = 0u64;
+        for _ in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let kind = (state & 1) as usize;
+            let square = ((state >> 1) & 63) as usize;
+            sum = sum
+                .wrapping_mul(31)
+                .wrapping_add(lookup(kind, square, state));
+        }
+        sum
+    }
+
+    fn reference_checksum() -> u64 {
+        checksum(|kind, square, occupancy| {
+            magic_search::geometry::ray_attacks(SliderKind::ALL[kind], square as u8, occupancy)
+        })
+    }
+
+    const CHECKSUM_LOOP: &str = "state ^= state << 13; state ^= state >> 7; state ^= state << 17;";
+
+    #[test]
+    fn c_header_compiles_with_warnings_as_errors_and_matches() {
+        let (_, _, header) = exported("fancy", "c");
+        let dir = scratch("export_c_build");
+        std::fs::write(dir.join("magics.h"), header).unwrap();
+        let program = format!(
+            "#include <stdio.h>\n#include \"magics.h\"\nint main(void) {{\n  uint64_t state = 0x9E3779B97F4A7C15ULL, sum = 0;\n  for (int i = 0; i < 100000; i++) {{\n    {CHECKSUM_LOOP}\n    unsigned kind = state & 1, square = (state >> 1) & 63;\n    uint64_t attacks = kind ? bitforge_bishop_attacks(square, state) : bitforge_rook_attacks(square, state);\n    sum = sum * 31 + attacks;\n  }}\n  printf(\"%llu\\n\", (unsigned long long)sum);\n  return 0;\n}}\n"
+        );
+        std::fs::write(dir.join("main.c"), program).unwrap();
+        let binary = dir.join("check");
+        let compiled = Command::new("gcc")
+            .args([
+                "-std=c99",
+                "-O1",
+                "-Wall",
+                "-Werror",
+                "-o",
+                path_str(&binary),
+                path_str(&dir.join("main.c")),
+            ])
+            .output()
+            .expect("gcc runs");
+        assert!(compiled.status.success(), "{}", stderr(&compiled));
+        let run = Command::new(&binary).output().unwrap();
+        assert_eq!(stdout(&run).trim(), reference_checksum().to_string());
+    }
+
+    #[test]
+    fn rust_module_compiles_and_matches() {
+        let (_, _, module) = exported("black", "rust");
+        let dir = scratch("export_rust_build");
+        std::fs::write(dir.join("magics.rs"), module).unwrap();
+        let program = format!(
+            "mod magics;\nfn main() {{\n  let mut state = 0x9E37_79B9_7F4A_7C15u64;\n  let mut sum = 0u64;\n  for _ in 0..100_000 {{\n    {CHECKSUM_LOOP}\n    let square = ((state >> 1) & 63) as usize;\n    let attacks = if state & 1 == 1 {{ magics::bishop_attacks(square, state) }} else {{ magics::rook_attacks(square, state) }};\n    sum = sum.wrapping_mul(31).wrapping_add(attacks);\n  }}\n  println!(\"{{sum}}\");\n}}\n"
+        );
+        std::fs::write(dir.join("main.rs"), program).unwrap();
+        let binary = dir.join("check");
+        let compiled = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+            .args([
+                "--edition",
+                "2024",
+                "-D",
+                "warnings",
+                "-A",
+                "dead_code",
+                "-o",
+                path_str(&binary),
+                path_str(&dir.join("main.rs")),
+            ])
+            .output()
+            .expect("rustc runs");
+        assert!(compiled.status.success(), "{}", stderr(&compiled));
+        let run = Command::new(&binary).output().unwrap();
+        assert_eq!(stdout(&run).trim(), reference_checksum().to_string());
+    }
+}
