@@ -28,6 +28,13 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Asserts that a run failed with `code` and said `expected` on standard error.
+fn assert_fails(output: &Output, code: i32, expected: &str, context: &str) {
+    let message = stderr(output);
+    assert_eq!(output.status.code(), Some(code), "{context}: {message}");
+    assert!(message.contains(expected), "{context}: {message}");
+}
+
 fn path_str(path: &Path) -> &str {
     path.to_str().unwrap()
 }
@@ -99,12 +106,8 @@ fn nothing_is_overwritten_without_force() {
         ],
     ] {
         let output = magic_search(&args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert!(
-            stderr(&output).contains("already exists (use --force to overwrite it)"),
-            "{}",
-            stderr(&output)
-        );
+        let expected = "already exists (use --force to overwrite it)";
+        assert_fails(&output, 2, expected, &format!("{args:?}"));
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
     }
     let forced = magic_search(&[
@@ -142,17 +145,7 @@ fn bad_arguments_are_named() {
         (vec!["frobnicate"], "unrecognized subcommand"),
     ] {
         let output = magic_search(&args);
-        assert_eq!(
-            output.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-        assert!(
-            stderr(&output).contains(expected),
-            "{args:?}: {}",
-            stderr(&output)
-        );
+        assert_fails(&output, 2, expected, &format!("{args:?}"));
     }
 }
 
@@ -215,17 +208,7 @@ fn bad_files_are_named_by_line_and_square() {
             std::fs::write(&path, text).unwrap();
         }
         let output = magic_search(&["verify", path_str(&path)]);
-        assert_eq!(
-            output.status.code(),
-            Some(code),
-            "{name}: {}",
-            stderr(&output)
-        );
-        assert!(
-            stderr(&output).contains(expected),
-            "{name}: {}",
-            stderr(&output)
-        );
+        assert_fails(&output, code, expected, name);
     }
 }
 
