@@ -307,85 +307,80 @@ mod export {
         }
     }
 
-    /// Sums attacks over a fixed pseudo-random walk of squares and occupancies, in the same way
-    /// in Rust and in the exported code.
-    fn checksum(lookup: impl Fn(usize, usize, u64) -> u64) -> u64 {
+    /// Sums attacks over a fixed pseudo-random walk of squares and occupancies; the programs
+    /// built from the exports walk the same way (`CHECKSUM_LOOP`).
+    fn reference_checksum() -> u64 {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut sum = 0u64;
         for _ in 0..100_000 {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            let kind = (state & 1) as usize;
-            let square = ((state >> 1) & 63) as usize;
-            sum = sum
-                .wrapping_mul(31)
-                .wrapping_add(lookup(kind, square, state));
+            let kind = SliderKind::ALL[(state & 1) as usize];
+            let square = ((state >> 1) & 63) as u8;
+            let attacks = magic_search::geometry::ray_attacks(kind, square, state);
+            sum = sum.wrapping_mul(31).wrapping_add(attacks);
         }
         sum
     }
 
-    fn reference_checksum() -> u64 {
-        checksum(|kind, square, occupancy| {
-            magic_search::geometry::ray_attacks(SliderKind::ALL[kind], square as u8, occupancy)
-        })
-    }
-
     const CHECKSUM_LOOP: &str = "state ^= state << 13; state ^= state >> 7; state ^= state << 17;";
+
+    /// Writes the export and a program using it into a scratch directory, compiles the program
+    /// with `compiler` and `flags` (which must not tolerate warnings), runs it and compares its
+    /// output with the reference checksum.
+    fn build_and_check(
+        name: &str,
+        export: (&str, String),
+        program: (&str, String),
+        compiler: &str,
+        flags: &[&str],
+    ) {
+        let dir = scratch(name);
+        std::fs::write(dir.join(export.0), export.1).unwrap();
+        let source = dir.join(program.0);
+        std::fs::write(&source, program.1).unwrap();
+        let binary = dir.join("check");
+        let compiled = Command::new(compiler)
+            .args(flags)
+            .args(["-o", path_str(&binary), path_str(&source)])
+            .output()
+            .unwrap_or_else(|error| panic!("{compiler} runs: {error}"));
+        assert!(compiled.status.success(), "{}", stderr(&compiled));
+        let run = Command::new(&binary).output().unwrap();
+        assert_eq!(stdout(&run).trim(), reference_checksum().to_string());
+    }
 
     #[test]
     fn c_header_compiles_with_warnings_as_errors_and_matches() {
         let (_, _, header) = exported("fancy", "c");
-        let dir = scratch("export_c_build");
-        std::fs::write(dir.join("magics.h"), header).unwrap();
         let program = format!(
             "#include <stdio.h>\n#include \"magics.h\"\nint main(void) {{\n  uint64_t state = 0x9E3779B97F4A7C15ULL, sum = 0;\n  for (int i = 0; i < 100000; i++) {{\n    {CHECKSUM_LOOP}\n    unsigned kind = state & 1, square = (state >> 1) & 63;\n    uint64_t attacks = kind ? bitforge_bishop_attacks(square, state) : bitforge_rook_attacks(square, state);\n    sum = sum * 31 + attacks;\n  }}\n  printf(\"%llu\\n\", (unsigned long long)sum);\n  return 0;\n}}\n"
         );
-        std::fs::write(dir.join("main.c"), program).unwrap();
-        let binary = dir.join("check");
-        let compiled = Command::new("gcc")
-            .args([
-                "-std=c99",
-                "-O1",
-                "-Wall",
-                "-Werror",
-                "-o",
-                path_str(&binary),
-                path_str(&dir.join("main.c")),
-            ])
-            .output()
-            .expect("gcc runs");
-        assert!(compiled.status.success(), "{}", stderr(&compiled));
-        let run = Command::new(&binary).output().unwrap();
-        assert_eq!(stdout(&run).trim(), reference_checksum().to_string());
+        let flags = ["-std=c99", "-O1", "-Wall", "-Werror"];
+        build_and_check(
+            "export_c_build",
+            ("magics.h", header),
+            ("main.c", program),
+            "gcc",
+            &flags,
+        );
     }
 
     #[test]
     fn rust_module_compiles_and_matches() {
         let (_, _, module) = exported("black", "rust");
-        let dir = scratch("export_rust_build");
-        std::fs::write(dir.join("magics.rs"), module).unwrap();
         let program = format!(
             "mod magics;\nfn main() {{\n  let mut state = 0x9E37_79B9_7F4A_7C15u64;\n  let mut sum = 0u64;\n  for _ in 0..100_000 {{\n    {CHECKSUM_LOOP}\n    let square = ((state >> 1) & 63) as usize;\n    let attacks = if state & 1 == 1 {{ magics::bishop_attacks(square, state) }} else {{ magics::rook_attacks(square, state) }};\n    sum = sum.wrapping_mul(31).wrapping_add(attacks);\n  }}\n  println!(\"{{sum}}\");\n}}\n"
         );
-        std::fs::write(dir.join("main.rs"), program).unwrap();
-        let binary = dir.join("check");
-        let compiled = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
-            .args([
-                "--edition",
-                "2024",
-                "-D",
-                "warnings",
-                "-A",
-                "dead_code",
-                "-o",
-                path_str(&binary),
-                path_str(&dir.join("main.rs")),
-            ])
-            .output()
-            .expect("rustc runs");
-        assert!(compiled.status.success(), "{}", stderr(&compiled));
-        let run = Command::new(&binary).output().unwrap();
-        assert_eq!(stdout(&run).trim(), reference_checksum().to_string());
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        let flags = ["--edition", "2024", "-D", "warnings", "-A", "dead_code"];
+        build_and_check(
+            "export_rust_build",
+            ("magics.rs", module),
+            ("main.rs", program),
+            &rustc,
+            &flags,
+        );
     }
 }
