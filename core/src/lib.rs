@@ -34,6 +34,7 @@ extern crate std;
 mod bitboard;
 mod bitboard_iter;
 mod bitboard_macro;
+pub mod slider;
 pub mod tables;
 mod types;
 

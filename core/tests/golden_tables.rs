@@ -95,3 +95,93 @@ fn lines_betweens_check_blocks_and_distances() {
         }
     }
 }
+
+/// An embedded magic set equals its `.magics` file as `magic-search` reads and verifies it now.
+macro_rules! assert_magic_set_matches {
+    ($module:path, $file:literal) => {{
+        use $module as embedded;
+        let set = magic_search::MagicSet::parse(include_str!($file)).expect("the file parses");
+        let table = magic_search::verify(&set).expect("the file verifies");
+        assert_eq!(embedded::SCHEME, set.scheme.name());
+        assert_eq!(embedded::ENTRIES, table.entries());
+        assert!(embedded::ATTACKS[..] == table.attacks[..], "attack table");
+        for (kind, entries) in [
+            (SliderKind::Rook, &embedded::ROOK),
+            (SliderKind::Bishop, &embedded::BISHOP),
+        ] {
+            for (raw, (embedded, from_file)) in (0u8..).zip(entries.iter().zip(set.entries(kind))) {
+                assert_eq!(embedded.magic, from_file.magic, "{kind} {raw}");
+                assert_eq!(
+                    embedded.shift,
+                    64 - u32::from(from_file.bits),
+                    "{kind} {raw}"
+                );
+                assert_eq!(embedded.offset as i64, from_file.offset, "{kind} {raw}");
+                assert_eq!(
+                    embedded.mask,
+                    reference::relevant_mask(kind, raw),
+                    "{kind} {raw}"
+                );
+            }
+        }
+    }};
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "no unsafe code here, and too slow under Miri")]
+fn fancy_magic_set() {
+    assert_magic_set_matches!(bitforge::tables::fancy, "../magics/fancy.magics");
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "no unsafe code here, and too slow under Miri")]
+fn black_magic_set() {
+    assert_magic_set_matches!(bitforge::tables::black, "../magics/black-packed.magics");
+}
+
+/// Bit extraction, written out: the bits of `value` under `mask`, packed low.
+fn extract(value: u64, mask: u64) -> u64 {
+    let mut result = 0;
+    for (position, bit) in Bitboard(mask).into_iter().enumerate() {
+        result |= u64::from(value & (1 << bit as u8) != 0) << position;
+    }
+    result
+}
+
+/// Bit deposit, written out: the low bits of `value` onto the bits of `mask`, in order.
+fn deposit(value: u64, mask: u64) -> u64 {
+    let mut result = 0;
+    for (position, bit) in Bitboard(mask).into_iter().enumerate() {
+        if value >> position & 1 != 0 {
+            result |= 1 << bit as u8;
+        }
+    }
+    result
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "no unsafe code here, and too slow under Miri")]
+fn pext_tables() {
+    use bitforge::tables::pext;
+    let mut next_offset = 0;
+    for (kind, entries) in [
+        (SliderKind::Rook, &pext::ROOK),
+        (SliderKind::Bishop, &pext::BISHOP),
+    ] {
+        for (raw, entry) in (0u8..).zip(entries) {
+            let mask = reference::relevant_mask(kind, raw);
+            assert_eq!(entry.mask, mask);
+            assert_eq!(entry.rays, reference::ray_attacks(kind, raw, 0));
+            assert_eq!(entry.offset, next_offset, "slices are laid end to end");
+            next_offset += 1 << mask.count_ones();
+            for occupancy in Bitboard(mask).subsets() {
+                let expected = reference::ray_attacks(kind, raw, occupancy.0);
+                let slot = entry.offset + extract(occupancy.0, mask) as usize;
+                assert_eq!(pext::ATTACKS[slot], expected, "{kind} {raw}");
+                let expanded = deposit(u64::from(pext::COMPRESSED[slot]), entry.rays);
+                assert_eq!(expanded, expected, "{kind} {raw} compressed");
+            }
+        }
+    }
+    assert_eq!(next_offset, pext::ENTRIES);
+}

@@ -19,6 +19,9 @@
 
 mod emit;
 mod geometry_tables;
+mod magic_set;
+mod pext_tables;
+mod source_file;
 
 use proc_macro::TokenStream;
 
@@ -98,4 +101,49 @@ pub fn check_block_table(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn distance_table(input: TokenStream) -> TokenStream {
     emit::no_arguments(input, || emit::distances(&geometry_tables::distances()))
+}
+
+/// A module with a verified magic set: its per-square entries, its attack table and lookup
+/// functions, all literal statics.
+///
+/// ```ignore
+/// bitforge_macros::magic_set! {
+///     /// My engine's magics.
+///     pub mod magics = "magics/fancy.magics";
+/// }
+/// let attacks: u64 = magics::rook_attacks(0, 0x0101); // rook a1, a piece on a2
+/// ```
+///
+/// The path is relative to the file that invokes the macro, as for `include_bytes!`. The file
+/// is a `.magics` file written by `magic-search`; it is verified at expansion time against the
+/// reference ray walker, and a set that fails is a compile error naming the square and the two
+/// occupancies that collide. Editing the file rebuilds the crate.
+///
+/// The module holds `SCHEME` (`"fancy"`, `"fixed"` or `"black"`), `ENTRIES`, the `Entry`
+/// type (`mask`, `magic`, `shift`, `offset`, and `slot(occupancy)`), the statics `ROOK`,
+/// `BISHOP` (`[Entry; 64]`) and `ATTACKS` (`[u64; ENTRIES]`), and the functions
+/// `rook_attacks(square, occupancy)` and `bishop_attacks(square, occupancy)`.
+/// Its two lookup functions and the table's embedding use `unsafe` inside the expansion, so a
+/// crate that forbids `unsafe_code` cannot use it (one that denies it can).
+#[proc_macro]
+pub fn magic_set(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as magic_set::MagicSetInput);
+    magic_set::expand(input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// A module with the dense tables of the `PEXT` method: per-square `Entry` (`mask`, `rays`,
+/// `offset`), statics `ROOK` and `BISHOP`, `ATTACKS: [u64; ENTRIES]` indexed by
+/// `offset + pext(occupancy, mask)`, and `COMPRESSED: [u16; ENTRIES]`, the same sets reduced to
+/// their rays' bits for `pdep(entry, rays)`.
+///
+/// ```ignore
+/// bitforge_macros::pext_tables!(pub mod pext);
+/// assert_eq!(pext::ENTRIES, 107_648);
+/// ```
+#[proc_macro]
+pub fn pext_tables(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as pext_tables::PextInput);
+    pext_tables::expand(input).into()
 }

@@ -1,0 +1,110 @@
+//! Slider lookups per backend and piece, over 65,536 random (square, occupancy) pairs at about
+//! 25% density (`random & random`):
+//!
+//! - `throughput`: independent lookups, so the CPU overlaps them: the cost when many are in
+//!   flight, as in move generation.
+//! - `latency`: each occupancy depends on the previous result, so lookups run one after
+//!   another: the cost of one lookup on the critical path.
+//!
+//! Criterion reports time per element: nanoseconds per lookup.
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge::{Bitboard, Square};
+
+const PAIRS: usize = 65_536;
+
+/// The square that carries the latency chain's dependency.
+const D4: u64 = 1 << 27;
+
+/// A fixed stream of pairs (SplitMix64), the same for every backend.
+fn random_pairs() -> Vec<(Square, Bitboard)> {
+    let mut state = 0x0B17_F06Eu64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    (0..PAIRS)
+        .map(|_| {
+            (
+                Square::ALL[(next() % 64) as usize],
+                Bitboard(next() & next()),
+            )
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+enum Piece {
+    Rook,
+    Bishop,
+}
+
+struct Lookups<'a, 'g> {
+    group: &'a mut BenchmarkGroup<'g, WallTime>,
+    pairs: &'a [(Square, Bitboard)],
+    piece: Piece,
+}
+
+impl SliderJob for Lookups<'_, '_> {
+    type Output = ();
+
+    fn run<S: Slider>(self, slider: S) {
+        let pairs = self.pairs;
+        let attacks = move |square, occupancy| match self.piece {
+            Piece::Rook => slider.rook_attacks(square, occupancy),
+            Piece::Bishop => slider.bishop_attacks(square, occupancy),
+        };
+        self.group
+            .bench_function(format!("throughput/{}", S::NAME), |b| {
+                b.iter(|| {
+                    let mut sum = 0u64;
+                    for &(square, occupancy) in black_box(pairs) {
+                        sum = sum.wrapping_add(attacks(square, occupancy).0);
+                    }
+                    sum
+                })
+            })
+            .bench_function(format!("latency/{}", S::NAME), |b| {
+                b.iter(|| {
+                    let mut last = Bitboard::EMPTY;
+                    for &(square, occupancy) in black_box(pairs) {
+                        // Whether the last answer holds d4 flips d4 in the next occupancy: a
+                        // true data dependency that keeps the occupancy random. (A corner bit
+                        // would not do: no slider's attacks depend on a corner, and the
+                        // compiler proves it for computed backends and drops the chain.)
+                        last = attacks(square, occupancy ^ Bitboard(last.0 & D4));
+                    }
+                    last
+                })
+            });
+    }
+}
+
+fn lookups(c: &mut Criterion) {
+    let pairs = random_pairs();
+    for (piece, name) in [(Piece::Rook, "rook"), (Piece::Bishop, "bishop")] {
+        let mut group = c.benchmark_group(format!("lookups/{name}"));
+        group.throughput(Throughput::Elements(PAIRS as u64));
+        for backend in Backend::ALL {
+            let job = Lookups {
+                group: &mut group,
+                pairs: &pairs,
+                piece,
+            };
+            if backend.run(job).is_none() {
+                eprintln!("{backend}: not available on this CPU, skipped");
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, lookups);
+criterion_main!(benches);

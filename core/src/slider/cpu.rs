@@ -1,0 +1,49 @@
+//! What this CPU can do: BMI2, and whether its `PEXT` is fast.
+
+/// Whether `PEXT` and `PDEP` exist here: compiled in (`-C target-feature=+bmi2`, or a
+/// `target-cpu` that has it), or, with the `std` feature, detected at run time (cached by std).
+#[inline]
+pub(crate) fn has_bmi2() -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        true
+    }
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2"), feature = "std"))]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std"))))]
+    {
+        false
+    }
+}
+
+/// The vendor and display family of this CPU, from `CPUID` leaves 0 and 1.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn vendor_and_family() -> ([u8; 12], u32) {
+    use core::arch::x86_64::__cpuid;
+    let leaf0 = __cpuid(0);
+    let mut vendor = [0u8; 12];
+    vendor[..4].copy_from_slice(&leaf0.ebx.to_le_bytes());
+    vendor[4..8].copy_from_slice(&leaf0.edx.to_le_bytes());
+    vendor[8..].copy_from_slice(&leaf0.ecx.to_le_bytes());
+    let signature = __cpuid(1).eax;
+    let base = (signature >> 8) & 0xF;
+    let extended = (signature >> 20) & 0xFF;
+    let family = if base == 0xF { base + extended } else { base };
+    (vendor, family)
+}
+
+/// Whether `PEXT`/`PDEP` are microcoded here: AMD families 0x15 (Bulldozer to Excavator) and
+/// 0x17 (Zen 1 and 2) take 18 to 289+ cycles, data-dependent, where a table lookup takes a few.
+pub(crate) fn pext_is_microcoded() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (vendor, family) = vendor_and_family();
+        &vendor == b"AuthenticAMD" && matches!(family, 0x15 | 0x17)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}

@@ -1,0 +1,222 @@
+//! Every available backend against the reference ray walk: all relevant-subset pairs (rook
+//! 102,400, bishop 5,248) and 1,000,000 random full occupancies per piece.
+
+use bitforge::slider::{Backend, Reference, Slider, SliderJob};
+use bitforge::{Bitboard, Square};
+use magic_search::SliderKind;
+use magic_search::geometry::relevant_mask;
+
+/// Random occupancies per piece (fewer under Miri, which runs about a million times slower).
+const RANDOM_PAIRS: usize = if cfg!(miri) { 400 } else { 1_000_000 };
+
+/// Under Miri, every `SUBSET_STRIDE`-th subset only.
+const SUBSET_STRIDE: usize = if cfg!(miri) { 241 } else { 1 };
+
+fn attacks<S: Slider>(
+    slider: S,
+    kind: SliderKind,
+    square: Square,
+    occupancy: Bitboard,
+) -> Bitboard {
+    match kind {
+        SliderKind::Rook => slider.rook_attacks(square, occupancy),
+        SliderKind::Bishop => slider.bishop_attacks(square, occupancy),
+    }
+}
+
+/// SplitMix64: a fixed, dependency-free stream of test occupancies.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Compares one backend with `Reference`; returns the number of pairs checked.
+struct AgreesWithReference;
+
+impl SliderJob for AgreesWithReference {
+    type Output = usize;
+
+    fn run<S: Slider>(self, slider: S) -> usize {
+        let mut checked = 0;
+        for kind in SliderKind::ALL {
+            for square in Square::ALL {
+                let mask = Bitboard(relevant_mask(kind, square.index() as u8));
+                for occupancy in mask.subsets().step_by(SUBSET_STRIDE) {
+                    let expected = attacks(Reference, kind, square, occupancy);
+                    let got = attacks(slider, kind, square, occupancy);
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{} {kind} {square:?} occupancy {:#018x}",
+                        S::NAME,
+                        occupancy.0
+                    );
+                    // The bits outside the relevant mask must not matter.
+                    let noisy = occupancy | (Bitboard(!mask.0) & Bitboard(0x5A5A_A5A5_0FF0_F00F));
+                    assert_eq!(attacks(slider, kind, square, noisy), expected);
+                    checked += 1;
+                }
+            }
+            let mut random = SplitMix(0xB17F_06E0 + kind as u64);
+            for _ in 0..RANDOM_PAIRS {
+                let square = Square::ALL[(random.next() % 64) as usize];
+                // About 25% of the squares occupied, as in a middlegame.
+                let occupancy = Bitboard(random.next() & random.next());
+                let expected = attacks(Reference, kind, square, occupancy);
+                assert_eq!(
+                    attacks(slider, kind, square, occupancy),
+                    expected,
+                    "{} {kind} {square:?} occupancy {:#018x}",
+                    S::NAME,
+                    occupancy.0
+                );
+                let queen = slider.queen_attacks(square, occupancy);
+                assert_eq!(queen, Reference.queen_attacks(square, occupancy));
+                checked += 1;
+            }
+        }
+        checked
+    }
+}
+
+#[test]
+fn reference_agrees_with_the_generator_geometry() {
+    for kind in SliderKind::ALL {
+        for square in Square::ALL {
+            let mask = relevant_mask(kind, square.index() as u8);
+            for occupancy in Bitboard(mask).subsets().step_by(SUBSET_STRIDE) {
+                let generator =
+                    magic_search::geometry::ray_attacks(kind, square.index() as u8, occupancy.0);
+                assert_eq!(attacks(Reference, kind, square, occupancy).0, generator);
+            }
+        }
+    }
+}
+
+/// One test per backend, so a failure names it; a backend this CPU lacks is reported and
+/// skipped (the qemu runs in CI check that this happens rather than a fault).
+fn check(backend: Backend) {
+    match backend.run(AgreesWithReference) {
+        Some(checked) => {
+            let subsets = (102_400 + 5_248) / SUBSET_STRIDE;
+            assert!(checked >= subsets + 2 * RANDOM_PAIRS, "{checked}");
+        }
+        None => {
+            assert!(!backend.is_available());
+            eprintln!("{backend}: not available on this CPU, skipped");
+        }
+    }
+}
+
+#[test]
+fn kogge_stone_agrees() {
+    check(Backend::KoggeStone);
+}
+
+#[test]
+fn fancy_magic_agrees() {
+    check(Backend::FancyMagic);
+}
+
+#[test]
+fn black_magic_agrees() {
+    check(Backend::BlackMagic);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "inline assembly")]
+fn pext_agrees() {
+    check(Backend::Pext);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "inline assembly")]
+fn pext_pdep_agrees() {
+    check(Backend::PextPdep);
+}
+
+#[test]
+fn every_backend_is_in_the_list_once_with_its_name() {
+    for backend in Backend::ALL {
+        assert_eq!(backend.name().parse::<Backend>(), Ok(backend));
+    }
+    assert_eq!(
+        Backend::ALL.map(Backend::name),
+        [
+            "reference",
+            "kogge-stone",
+            "fancy",
+            "black",
+            "pext",
+            "pext-pdep"
+        ]
+    );
+}
+
+#[test]
+fn unavailable_backends_have_no_value() {
+    for backend in Backend::ALL {
+        assert_eq!(
+            backend.run(AgreesWithNothing).is_some(),
+            backend.is_available()
+        );
+    }
+}
+
+struct AgreesWithNothing;
+
+impl SliderJob for AgreesWithNothing {
+    type Output = ();
+    fn run<S: Slider>(self, _: S) {}
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "CPUID")]
+fn the_automatic_choice_is_available_and_avoids_microcoded_pext() {
+    let best = Backend::best();
+    assert!(best.is_available());
+    assert_eq!(Backend::best(), best, "the choice is remembered");
+    let (vendor, family) = cpu_vendor_and_family();
+    eprintln!(
+        "CPU {} family {family:#x}: best backend {best}",
+        String::from_utf8_lossy(&vendor)
+    );
+    if &vendor == b"AuthenticAMD" && matches!(family, 0x15 | 0x17) {
+        assert!(!matches!(best, Backend::Pext | Backend::PextPdep));
+    }
+    if let Ok(expected) = std::env::var("BITFORGE_EXPECT_BEST") {
+        assert_eq!(best.name(), expected);
+    }
+}
+
+/// The same CPUID reading as core's, done here independently.
+fn cpu_vendor_and_family() -> ([u8; 12], u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        let leaf0 = __cpuid(0);
+        let mut vendor = [0u8; 12];
+        for (chunk, register) in vendor.chunks_mut(4).zip([leaf0.ebx, leaf0.edx, leaf0.ecx]) {
+            chunk.copy_from_slice(&register.to_le_bytes());
+        }
+        let signature = __cpuid(1).eax;
+        let base = (signature >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((signature >> 20) & 0xFF)
+        } else {
+            base
+        };
+        (vendor, family)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        ([0; 12], 0)
+    }
+}

@@ -1,0 +1,166 @@
+//! `magic_set!`: a module holding a verified magic set, its attack table and lookup functions.
+
+use magic_search::geometry::relevant_mask;
+use magic_search::{MagicSet, Scheme, SliderKind, verify};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+use syn::{Attribute, Ident, LitStr, Token, Visibility};
+
+use crate::emit::{packed_array, signed};
+use crate::source_file;
+
+/// `#[attrs] VIS mod NAME = "path/to/set.magics";`
+pub(crate) struct MagicSetInput {
+    attrs: Vec<Attribute>,
+    visibility: Visibility,
+    name: Ident,
+    path: LitStr,
+}
+
+impl Parse for MagicSetInput {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let visibility = input.parse()?;
+        input.parse::<Token![mod]>()?;
+        let name = input.parse()?;
+        input.parse::<Token![=]>()?;
+        let path = input.parse()?;
+        input.parse::<Option<Token![;]>>()?;
+        if !input.is_empty() {
+            return Err(input.error("expected nothing after the file name"));
+        }
+        Ok(MagicSetInput {
+            attrs,
+            visibility,
+            name,
+            path,
+        })
+    }
+}
+
+/// Reads, verifies and emits the set, or the reason it cannot as a compile error.
+pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
+    let path = source_file::resolve(&input.path)?;
+    // Messages name the file as the invocation does; the resolved path is in read errors.
+    let shown = input.path.value();
+    let text = source_file::read(&input.path, &path)?;
+    let at_path = |message: String| syn::Error::new(input.path.span(), message);
+    let set = MagicSet::parse(&text).map_err(|error| match error.line {
+        Some(line) => at_path(format!("{shown}:{line}: {}", error.message)),
+        None => at_path(format!("{shown}: {}", error.message)),
+    })?;
+    let table = verify(&set).map_err(|error| at_path(format!("{shown}: {error}")))?;
+
+    let MagicSetInput {
+        attrs,
+        visibility,
+        name,
+        ..
+    } = input;
+    let tracked = Literal::string(&path.to_string_lossy());
+    let scheme = set.scheme.name();
+    let key = match set.scheme {
+        Scheme::Fancy | Scheme::Fixed => quote!(occupancy & self.mask),
+        Scheme::Black => quote!(occupancy | !self.mask),
+    };
+    let rook = entries(&set, SliderKind::Rook);
+    let bishop = entries(&set, SliderKind::Bishop);
+    let length = table.entries();
+    let attacks = packed_array(&table.attacks);
+    let entries_doc = format!("Slots in [`ATTACKS`]: {length}.");
+    let scheme_doc = format!("The set's index formula: `{scheme}`.");
+
+    Ok(quote! {
+        #(#attrs)*
+        #visibility mod #name {
+            // Makes the set a tracked input: editing the file rebuilds the crate.
+            const _: &[u8] = include_bytes!(#tracked);
+
+            #[doc = #scheme_doc]
+            pub const SCHEME: &str = #scheme;
+
+            #[doc = #entries_doc]
+            pub const ENTRIES: usize = #length;
+
+            /// One square's magic.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct Entry {
+                /// The relevant occupancy: the square's rays without their last square.
+                pub mask: u64,
+                /// The magic multiplier.
+                pub magic: u64,
+                /// `64 - bits`: the shift that keeps the index's bits.
+                pub shift: u32,
+                /// The slot of index 0 in [`ATTACKS`] (it may be negative in a packed set,
+                /// whose smallest index need not be 0).
+                pub offset: isize,
+            }
+
+            impl Entry {
+                /// The slot in [`ATTACKS`] that `occupancy` selects.
+                #[inline(always)]
+                pub const fn slot(&self, occupancy: u64) -> usize {
+                    let key = #key;
+                    let index = (key.wrapping_mul(self.magic) >> self.shift) as usize;
+                    (self.offset as usize).wrapping_add(index)
+                }
+            }
+
+            /// Rook entries by square (`a1 = 0`, `h8 = 63`).
+            pub static ROOK: [Entry; 64] = [#(#rook),*];
+
+            /// Bishop entries by square (`a1 = 0`, `h8 = 63`).
+            pub static BISHOP: [Entry; 64] = [#(#bishop),*];
+
+            /// Attack sets by slot, shared by both pieces; unused slots hold 0.
+            pub static ATTACKS: [u64; ENTRIES] = #attacks;
+
+            /// The squares a rook on `square` (`0..64`) attacks when `occupancy` is occupied.
+            ///
+            /// # Panics
+            ///
+            /// If `square` is 64 or more.
+            #[inline(always)]
+            pub fn rook_attacks(square: usize, occupancy: u64) -> u64 {
+                let slot = ROOK[square].slot(occupancy);
+                // SAFETY: the macro verified every relevant occupancy of every square, and
+                // `slot` sees only the relevant bits, so the slot is inside the table.
+                #[allow(unsafe_code)]
+                unsafe {
+                    *ATTACKS.get_unchecked(slot)
+                }
+            }
+
+            /// The squares a bishop on `square` (`0..64`) attacks when `occupancy` is occupied.
+            ///
+            /// # Panics
+            ///
+            /// If `square` is 64 or more.
+            #[inline(always)]
+            pub fn bishop_attacks(square: usize, occupancy: u64) -> u64 {
+                let slot = BISHOP[square].slot(occupancy);
+                // SAFETY: as for `rook_attacks`.
+                #[allow(unsafe_code)]
+                unsafe {
+                    *ATTACKS.get_unchecked(slot)
+                }
+            }
+        }
+    })
+}
+
+/// The `Entry { .. }` literals of one piece.
+fn entries(set: &MagicSet, kind: SliderKind) -> Vec<TokenStream> {
+    set.entries(kind)
+        .iter()
+        .zip(0u8..)
+        .map(|(entry, square)| {
+            let mask = Literal::u64_suffixed(relevant_mask(kind, square));
+            let magic = Literal::u64_suffixed(entry.magic);
+            let shift = Literal::u32_suffixed(64 - u32::from(entry.bits));
+            let offset = signed(entry.offset);
+            quote!(Entry { mask: #mask, magic: #magic, shift: #shift, offset: #offset })
+        })
+        .collect()
+}

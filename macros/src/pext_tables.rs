@@ -1,0 +1,167 @@
+//! `pext_tables!`: dense tables indexed by parallel bit extraction (BMI2 `PEXT`).
+
+use magic_search::geometry::{ray_attacks, relevant_mask};
+use magic_search::{SliderKind, Subsets};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+use syn::{Attribute, Ident, Token, Visibility};
+
+use crate::emit::packed_array;
+
+/// `#[attrs] VIS mod NAME`
+pub(crate) struct PextInput {
+    attrs: Vec<Attribute>,
+    visibility: Visibility,
+    name: Ident,
+}
+
+impl Parse for PextInput {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let visibility = input.parse()?;
+        input.parse::<Token![mod]>()?;
+        let name = input.parse()?;
+        input.parse::<Option<Token![;]>>()?;
+        if !input.is_empty() {
+            return Err(input.error("expected nothing after the module name"));
+        }
+        Ok(PextInput {
+            attrs,
+            visibility,
+            name,
+        })
+    }
+}
+
+/// Bit extraction in software: the bits of `value` under `mask`, packed to the bottom.
+pub(crate) fn pext(value: u64, mask: u64) -> u64 {
+    let mut result = 0;
+    let mut out = 0;
+    let mut rest = mask;
+    while rest != 0 {
+        let bit = rest & rest.wrapping_neg();
+        if value & bit != 0 {
+            result |= 1 << out;
+        }
+        out += 1;
+        rest &= rest - 1;
+    }
+    result
+}
+
+/// The layout shared by both tables: rook a1 .. h8, then bishop a1 .. h8, each square's slice
+/// `2^popcount(mask)` long.
+struct Layout {
+    /// (mask, empty-board attacks, offset) per piece and square.
+    entries: Vec<(u64, u64, usize)>,
+    /// Attack sets by slot.
+    attacks: Vec<u64>,
+}
+
+fn layout() -> Layout {
+    let mut entries = Vec::with_capacity(128);
+    let mut attacks = Vec::new();
+    for kind in SliderKind::ALL {
+        for square in 0..64 {
+            let mask = relevant_mask(kind, square);
+            let rays = ray_attacks(kind, square, 0);
+            let offset = attacks.len();
+            attacks.resize(offset + (1usize << mask.count_ones()), 0);
+            for occupancy in Subsets::new(mask) {
+                attacks[offset + pext(occupancy, mask) as usize] =
+                    ray_attacks(kind, square, occupancy);
+            }
+            entries.push((mask, rays, offset));
+        }
+    }
+    Layout { entries, attacks }
+}
+
+pub(crate) fn expand(input: PextInput) -> TokenStream {
+    let PextInput {
+        attrs,
+        visibility,
+        name,
+    } = input;
+    let Layout { entries, attacks } = layout();
+    let compressed: Vec<u16> = attacks
+        .iter()
+        .zip(entries_per_slot(&entries, attacks.len()))
+        .map(|(&set, rays)| {
+            u16::try_from(pext(set, rays)).expect("a slider attacks at most 14 squares")
+        })
+        .collect();
+    let literal = |&(mask, rays, offset): &(u64, u64, usize)| {
+        let mask = Literal::u64_suffixed(mask);
+        let rays = Literal::u64_suffixed(rays);
+        let offset = Literal::usize_suffixed(offset);
+        quote!(Entry { mask: #mask, rays: #rays, offset: #offset })
+    };
+    let rook = entries[..64].iter().map(literal);
+    let bishop = entries[64..].iter().map(literal);
+    let length = attacks.len();
+    let entries_doc = format!("Slots in each table: {length}.");
+    let attacks = packed_array(&attacks);
+    let compressed = packed_array(&compressed);
+
+    quote! {
+        #(#attrs)*
+        #visibility mod #name {
+            #[doc = #entries_doc]
+            pub const ENTRIES: usize = #length;
+
+            /// One square's extraction masks and slice.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct Entry {
+                /// The relevant occupancy, whose bits `PEXT` extracts into the index.
+                pub mask: u64,
+                /// The empty-board attacks, into which `PDEP` deposits a [`COMPRESSED`] entry.
+                pub rays: u64,
+                /// The slot of index 0.
+                pub offset: usize,
+            }
+
+            /// Rook entries by square (`a1 = 0`, `h8 = 63`).
+            pub static ROOK: [Entry; 64] = [#(#rook),*];
+
+            /// Bishop entries by square.
+            pub static BISHOP: [Entry; 64] = [#(#bishop),*];
+
+            /// Attack sets at `offset + pext(occupancy, mask)`.
+            pub static ATTACKS: [u64; ENTRIES] = #attacks;
+
+            /// The same attack sets compressed to their rays' bits: `pext(attacks, rays)`;
+            /// `pdep(entry, rays)` gives the set back.
+            pub static COMPRESSED: [u16; ENTRIES] = #compressed;
+        }
+    }
+}
+
+/// The empty-board attacks of the square owning each slot.
+fn entries_per_slot(entries: &[(u64, u64, usize)], length: usize) -> Vec<u64> {
+    let mut rays = vec![0; length];
+    for &(mask, square_rays, offset) in entries {
+        rays[offset..offset + (1 << mask.count_ones())].fill(square_rays);
+    }
+    rays
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn software_pext_packs_the_masked_bits_in_order() {
+        assert_eq!(pext(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(pext(0b1011_0110, 0b0101_0101), 0b0110);
+        assert_eq!(pext(u64::MAX, 0x8000_0000_0000_0001), 0b11);
+    }
+
+    #[test]
+    fn the_layout_is_dense_and_107_648_long() {
+        let layout = layout();
+        assert_eq!(layout.attacks.len(), 107_648);
+        assert_eq!(layout.entries[64].2, 102_400);
+    }
+}

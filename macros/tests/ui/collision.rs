@@ -1,0 +1,3 @@
+bitforge_macros::magic_set!(mod set = "collision.magics");
+
+fn main() {}

@@ -1,0 +1,3 @@
+bitforge_macros::magic_set!(static SET = "collision.magics");
+
+fn main() {}
