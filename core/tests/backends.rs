@@ -1,7 +1,10 @@
 //! Every available backend against the reference ray walk: all relevant-subset pairs (rook
 //! 102,400, bishop 5,248) and 1,000,000 random full occupancies per piece.
 
-use bitforge::slider::{Backend, Reference, Slider, SliderJob};
+use bitforge::slider::{
+    Backend, KoggeStoneAvx2, KoggeStoneAvx512, Reference, Slider, SliderJob, kogge_stone_bishops,
+    kogge_stone_rooks,
+};
 use bitforge::{Bitboard, Square};
 use magic_search::SliderKind;
 use magic_search::geometry::relevant_mask;
@@ -121,6 +124,23 @@ fn kogge_stone_agrees() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn kogge_stone_avx2_agrees() {
+    check(Backend::KoggeStoneAvx2);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn kogge_stone_avx512_agrees() {
+    check(Backend::KoggeStoneAvx512);
+}
+
+#[test]
+fn hyperbola_agrees() {
+    check(Backend::Hyperbola);
+}
+
+#[test]
 fn fancy_magic_agrees() {
     check(Backend::FancyMagic);
 }
@@ -152,6 +172,9 @@ fn every_backend_is_in_the_list_once_with_its_name() {
         [
             "reference",
             "kogge-stone",
+            "kogge-stone-avx2",
+            "kogge-stone-avx512",
+            "hyperbola",
             "fancy",
             "black",
             "pext",
@@ -218,5 +241,50 @@ fn cpu_vendor_and_family() -> ([u8; 12], u32) {
     #[cfg(not(target_arch = "x86_64"))]
     {
         ([0; 12], 0)
+    }
+}
+
+/// The union of `Reference` attacks over every piece of `pieces`.
+fn union_of(pieces: Bitboard, occupancy: Bitboard, kind: SliderKind) -> Bitboard {
+    pieces.into_iter().fold(Bitboard::EMPTY, |union, square| {
+        union | attacks(Reference, kind, square, occupancy)
+    })
+}
+
+#[test]
+fn set_wise_fills_equal_the_union_of_single_pieces() {
+    let avx2 = KoggeStoneAvx2::new();
+    let avx512 = KoggeStoneAvx512::new();
+    let mut random = SplitMix(7);
+    for _ in 0..RANDOM_PAIRS / 10 {
+        let occupancy = Bitboard(random.next() & random.next());
+        // A few sliders of each kind, on occupied squares as in a real position.
+        let rooks = Bitboard(random.next() & random.next() & random.next()) & occupancy;
+        let bishops = Bitboard(random.next() & random.next() & random.next()) & occupancy;
+        let expected = (
+            union_of(rooks, occupancy, SliderKind::Rook),
+            union_of(bishops, occupancy, SliderKind::Bishop),
+        );
+        let scalar = (
+            kogge_stone_rooks(rooks, occupancy),
+            kogge_stone_bishops(bishops, occupancy),
+        );
+        assert_eq!(scalar, expected, "scalar, occupancy {:#018x}", occupancy.0);
+        if !cfg!(miri) {
+            if let Some(simd) = avx2 {
+                assert_eq!(
+                    simd.attacks_of_sets(rooks, bishops, occupancy),
+                    expected,
+                    "avx2"
+                );
+            }
+            if let Some(simd) = avx512 {
+                assert_eq!(
+                    simd.attacks_of_sets(rooks, bishops, occupancy),
+                    expected,
+                    "avx512"
+                );
+            }
+        }
     }
 }

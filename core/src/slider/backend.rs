@@ -4,7 +4,10 @@ use core::fmt;
 use core::str::FromStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use super::{BlackMagic, FancyMagic, KoggeStone, Pext, PextPdep, Reference, Slider, cpu};
+use super::{
+    BlackMagic, FancyMagic, Hyperbola, KoggeStone, KoggeStoneAvx2, KoggeStoneAvx512, Pext,
+    PextPdep, Reference, Slider, cpu,
+};
 
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
 /// chosen backend, so the whole job is compiled for it and no lookup pays for dispatch.
@@ -42,6 +45,12 @@ pub enum Backend {
     Reference,
     /// [`KoggeStone`]: occluded fills.
     KoggeStone,
+    /// [`KoggeStoneAvx2`]: occluded fills, four directions per AVX2 register.
+    KoggeStoneAvx2,
+    /// [`KoggeStoneAvx512`]: occluded fills, eight directions in one AVX-512 register.
+    KoggeStoneAvx512,
+    /// [`Hyperbola`]: hyperbola quintessence.
+    Hyperbola,
     /// [`FancyMagic`]: variable-shift magics.
     FancyMagic,
     /// [`BlackMagic`]: fixed-shift black magics, packed.
@@ -85,9 +94,12 @@ static BEST: AtomicU8 = AtomicU8::new(0);
 
 impl Backend {
     /// Every backend, slowest (the oracle) first.
-    pub const ALL: [Backend; 6] = [
+    pub const ALL: [Backend; 9] = [
         Backend::Reference,
         Backend::KoggeStone,
+        Backend::KoggeStoneAvx2,
+        Backend::KoggeStoneAvx512,
+        Backend::Hyperbola,
         Backend::FancyMagic,
         Backend::BlackMagic,
         Backend::Pext,
@@ -99,6 +111,9 @@ impl Backend {
         match self {
             Backend::Reference => Reference::NAME,
             Backend::KoggeStone => KoggeStone::NAME,
+            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::NAME,
+            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::NAME,
+            Backend::Hyperbola => Hyperbola::NAME,
             Backend::FancyMagic => FancyMagic::NAME,
             Backend::BlackMagic => BlackMagic::NAME,
             Backend::Pext => Pext::NAME,
@@ -111,6 +126,9 @@ impl Backend {
         match self {
             Backend::Reference => Reference::TABLE_BYTES,
             Backend::KoggeStone => KoggeStone::TABLE_BYTES,
+            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::TABLE_BYTES,
+            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::TABLE_BYTES,
+            Backend::Hyperbola => Hyperbola::TABLE_BYTES,
             Backend::FancyMagic => FancyMagic::TABLE_BYTES,
             Backend::BlackMagic => BlackMagic::TABLE_BYTES,
             Backend::Pext => Pext::TABLE_BYTES,
@@ -123,6 +141,9 @@ impl Backend {
         match self {
             Backend::Reference => Reference::is_available(),
             Backend::KoggeStone => KoggeStone::is_available(),
+            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::is_available(),
+            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::is_available(),
+            Backend::Hyperbola => Hyperbola::is_available(),
             Backend::FancyMagic => FancyMagic::is_available(),
             Backend::BlackMagic => BlackMagic::is_available(),
             Backend::Pext => Pext::is_available(),
@@ -180,6 +201,9 @@ impl Backend {
         match self {
             Backend::Reference => Reference::new().map(|slider| slider.run(job)),
             Backend::KoggeStone => KoggeStone::new().map(|slider| slider.run(job)),
+            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::new().map(|slider| slider.run(job)),
+            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::new().map(|slider| slider.run(job)),
+            Backend::Hyperbola => Hyperbola::new().map(|slider| slider.run(job)),
             Backend::FancyMagic => FancyMagic::new().map(|slider| slider.run(job)),
             Backend::BlackMagic => BlackMagic::new().map(|slider| slider.run(job)),
             Backend::Pext => Pext::new().map(|slider| slider.run(job)),
