@@ -1,21 +1,38 @@
 //! What this CPU can do: BMI2, and whether its `PEXT` is fast.
 
+/// Run-time detection of an x86 feature (cached by std), where std is there to do it.
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+macro_rules! detected {
+    ($feature:tt) => {
+        std::is_x86_feature_detected!($feature)
+    };
+}
+
+/// Without std (or off x86-64) nothing is detected at run time: only what the build enables.
+#[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+macro_rules! detected {
+    ($feature:tt) => {
+        false
+    };
+}
+
 /// Whether `PEXT` and `PDEP` exist here: compiled in (`-C target-feature=+bmi2`, or a
-/// `target-cpu` that has it), or, with the `std` feature, detected at run time (cached by std).
+/// `target-cpu` that has it), or, with the `std` feature, detected at run time.
 #[inline]
 pub(crate) fn has_bmi2() -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        true
-    }
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi2"), feature = "std"))]
-    {
-        std::is_x86_feature_detected!("bmi2")
-    }
-    #[cfg(not(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std"))))]
-    {
-        false
-    }
+    cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) || detected!("bmi2")
+}
+
+/// Whether AVX2 exists here, compiled in or detected.
+#[inline]
+pub(crate) fn has_avx2() -> bool {
+    cfg!(all(target_arch = "x86_64", target_feature = "avx2")) || detected!("avx2")
+}
+
+/// Whether AVX-512F exists here, compiled in or detected.
+#[inline]
+pub(crate) fn has_avx512f() -> bool {
+    cfg!(all(target_arch = "x86_64", target_feature = "avx512f")) || detected!("avx512f")
 }
 
 /// The vendor and display family of this CPU, from `CPUID` leaves 0 and 1.

@@ -15,7 +15,7 @@ use crate::{Bitboard, Square};
 
 #[cfg(not(target_arch = "x86_64"))]
 use super::kogge_stone::{kogge_stone_bishops, kogge_stone_rooks};
-use super::{Slider, SliderJob};
+use super::{Slider, SliderJob, cpu};
 
 /// Kogge-Stone with the eight directions in the lanes of one AVX-512 register.
 #[derive(Clone, Copy, Debug)]
@@ -158,7 +158,7 @@ mod x86 {
 
 /// Implements the backend on top of its two-set fill.
 macro_rules! simd_kogge_stone {
-    ($backend:ident, $name:literal, $feature:tt, $fill:ident, $run:ident) => {
+    ($backend:ident, $name:literal, $available:path, $fill:ident, $run:ident) => {
         impl $backend {
             /// The squares attacked by all of `rooks` along files and ranks, and by all of
             /// `bishops` along diagonals, in one pass: pass the queens in both.
@@ -203,21 +203,7 @@ macro_rules! simd_kogge_stone {
 
             #[inline]
             fn is_available() -> bool {
-                #[cfg(all(target_arch = "x86_64", target_feature = $feature))]
-                {
-                    true
-                }
-                #[cfg(all(target_arch = "x86_64", not(target_feature = $feature), feature = "std"))]
-                {
-                    std::is_x86_feature_detected!($feature)
-                }
-                #[cfg(not(all(
-                            target_arch = "x86_64",
-                            any(target_feature = $feature, feature = "std")
-                        )))]
-                {
-                    false
-                }
+                $available()
             }
 
             #[inline]
@@ -263,14 +249,14 @@ macro_rules! simd_kogge_stone {
 simd_kogge_stone!(
     KoggeStoneAvx512,
     "kogge-stone-avx512",
-    "avx512f",
+    cpu::has_avx512f,
     fill_avx512,
     run_avx512
 );
 simd_kogge_stone!(
     KoggeStoneAvx2,
     "kogge-stone-avx2",
-    "avx2",
+    cpu::has_avx2,
     fill_avx2,
     run_avx2
 );
