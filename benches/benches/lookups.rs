@@ -14,6 +14,7 @@ use std::hint::black_box;
 
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge::{Bitboard, Square};
+use bitforge_benches::split_mix;
 
 const PAIRS: usize = 65_536;
 
@@ -22,14 +23,8 @@ const D4: u64 = 1 << 27;
 
 /// A fixed stream of pairs (SplitMix64), the same for every backend.
 fn random_pairs() -> Vec<(Square, Bitboard)> {
-    let mut state = 0x0B17_F06Eu64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut state = 0x0B17_F06E;
+    let mut next = move || split_mix(&mut state);
     (0..PAIRS)
         .map(|_| {
             (

@@ -10,20 +10,12 @@ use bitforge::Bitboard;
 use bitforge::slider::{
     KoggeStoneAvx2, KoggeStoneAvx512, PextPdep, Slider, kogge_stone_bishops, kogge_stone_rooks,
 };
+use bitforge_benches::split_mix;
 
 const POSITIONS: usize = 4_096;
 
 /// (orthogonal sliders, diagonal sliders, occupancy).
 type Sides = (Bitboard, Bitboard, Bitboard);
-
-/// SplitMix64: the same positions on every run.
-fn split_mix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// Up to `count` squares of `from` (fewer when a pick repeats), never empty.
 fn pick(state: &mut u64, from: Bitboard, count: usize) -> Bitboard {

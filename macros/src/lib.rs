@@ -20,6 +20,7 @@
 mod emit;
 mod geometry_tables;
 mod magic_set;
+mod module_header;
 mod pext_tables;
 mod source_file;
 

@@ -5,37 +5,28 @@ use magic_search::{MagicSet, Scheme, SliderKind, verify};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
-use syn::{Attribute, Ident, LitStr, Token, Visibility};
+use syn::{LitStr, Token};
 
 use crate::emit::{packed_array, signed};
+use crate::module_header::ModuleHeader;
 use crate::source_file;
 
 /// `#[attrs] VIS mod NAME = "path/to/set.magics";`
 pub(crate) struct MagicSetInput {
-    attrs: Vec<Attribute>,
-    visibility: Visibility,
-    name: Ident,
+    header: ModuleHeader,
     path: LitStr,
 }
 
 impl Parse for MagicSetInput {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let attrs = input.call(Attribute::parse_outer)?;
-        let visibility = input.parse()?;
-        input.parse::<Token![mod]>()?;
-        let name = input.parse()?;
+        let header = input.parse()?;
         input.parse::<Token![=]>()?;
         let path = input.parse()?;
         input.parse::<Option<Token![;]>>()?;
         if !input.is_empty() {
             return Err(input.error("expected nothing after the file name"));
         }
-        Ok(MagicSetInput {
-            attrs,
-            visibility,
-            name,
-            path,
-        })
+        Ok(MagicSetInput { header, path })
     }
 }
 
@@ -52,12 +43,11 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
     })?;
     let table = verify(&set).map_err(|error| at_path(format!("{shown}: {error}")))?;
 
-    let MagicSetInput {
+    let ModuleHeader {
         attrs,
         visibility,
         name,
-        ..
-    } = input;
+    } = input.header;
     let tracked = Literal::string(&path.to_string_lossy());
     let scheme = set.scheme.name();
     let key = match set.scheme {

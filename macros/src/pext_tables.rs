@@ -4,33 +4,23 @@ use magic_search::geometry::{ray_attacks, relevant_mask};
 use magic_search::{SliderKind, Subsets};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
+use syn::Token;
 use syn::parse::{Parse, ParseStream};
-use syn::{Attribute, Ident, Token, Visibility};
 
 use crate::emit::packed_array;
+use crate::module_header::ModuleHeader;
 
 /// `#[attrs] VIS mod NAME`
-pub(crate) struct PextInput {
-    attrs: Vec<Attribute>,
-    visibility: Visibility,
-    name: Ident,
-}
+pub(crate) struct PextInput(ModuleHeader);
 
 impl Parse for PextInput {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let attrs = input.call(Attribute::parse_outer)?;
-        let visibility = input.parse()?;
-        input.parse::<Token![mod]>()?;
-        let name = input.parse()?;
+        let header = input.parse()?;
         input.parse::<Option<Token![;]>>()?;
         if !input.is_empty() {
             return Err(input.error("expected nothing after the module name"));
         }
-        Ok(PextInput {
-            attrs,
-            visibility,
-            name,
-        })
+        Ok(PextInput(header))
     }
 }
 
@@ -57,41 +47,48 @@ struct Layout {
     entries: Vec<(u64, u64, usize)>,
     /// Attack sets by slot.
     attacks: Vec<u64>,
+    /// The same sets reduced to their rays' bits: `pext(attacks, rays)`.
+    compressed: Vec<u16>,
 }
 
 fn layout() -> Layout {
     let mut entries = Vec::with_capacity(128);
     let mut attacks = Vec::new();
+    let mut compressed = Vec::new();
     for kind in SliderKind::ALL {
         for square in 0..64 {
             let mask = relevant_mask(kind, square);
             let rays = ray_attacks(kind, square, 0);
             let offset = attacks.len();
             attacks.resize(offset + (1usize << mask.count_ones()), 0);
+            compressed.resize(attacks.len(), 0);
             for occupancy in Subsets::new(mask) {
-                attacks[offset + pext(occupancy, mask) as usize] =
-                    ray_attacks(kind, square, occupancy);
+                let slot = offset + pext(occupancy, mask) as usize;
+                attacks[slot] = ray_attacks(kind, square, occupancy);
+                compressed[slot] = u16::try_from(pext(attacks[slot], rays))
+                    .expect("a slider attacks at most 14 squares");
             }
             entries.push((mask, rays, offset));
         }
     }
-    Layout { entries, attacks }
+    Layout {
+        entries,
+        attacks,
+        compressed,
+    }
 }
 
 pub(crate) fn expand(input: PextInput) -> TokenStream {
-    let PextInput {
+    let PextInput(ModuleHeader {
         attrs,
         visibility,
         name,
-    } = input;
-    let Layout { entries, attacks } = layout();
-    let compressed: Vec<u16> = attacks
-        .iter()
-        .zip(entries_per_slot(&entries, attacks.len()))
-        .map(|(&set, rays)| {
-            u16::try_from(pext(set, rays)).expect("a slider attacks at most 14 squares")
-        })
-        .collect();
+    }) = input;
+    let Layout {
+        entries,
+        attacks,
+        compressed,
+    } = layout();
     let literal = |&(mask, rays, offset): &(u64, u64, usize)| {
         let mask = Literal::u64_suffixed(mask);
         let rays = Literal::u64_suffixed(rays);
@@ -136,15 +133,6 @@ pub(crate) fn expand(input: PextInput) -> TokenStream {
             pub static COMPRESSED: [u16; ENTRIES] = #compressed;
         }
     }
-}
-
-/// The empty-board attacks of the square owning each slot.
-fn entries_per_slot(entries: &[(u64, u64, usize)], length: usize) -> Vec<u64> {
-    let mut rays = vec![0; length];
-    for &(mask, square_rays, offset) in entries {
-        rays[offset..offset + (1 << mask.count_ones())].fill(square_rays);
-    }
-    rays
 }
 
 #[cfg(test)]

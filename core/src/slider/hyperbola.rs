@@ -12,7 +12,7 @@ use crate::{Bitboard, Square};
 
 use super::Slider;
 
-/// Hyperbola quintessence for files and diagonals, a first-rank table for ranks (2.5 KiB in
+/// Hyperbola quintessence for files and diagonals, a first-rank table for ranks (2 KiB in
 /// all, so it stays in L1 while the magic and PEXT tables do not).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hyperbola;

@@ -9,7 +9,7 @@
 //! | [`Reference`] | walks each ray square by square: the oracle | none |
 //! | [`KoggeStone`] | occluded fills, three doubling steps per direction | none |
 //! | [`KoggeStoneAvx2`], [`KoggeStoneAvx512`] | the same fills, directions in SIMD lanes | none |
-//! | [`Hyperbola`] | `o ^ (o - 2r)` with byte swaps; a first-rank table for ranks | 2.5 KiB |
+//! | [`Hyperbola`] | `o ^ (o - 2r)` with byte swaps; a first-rank table for ranks | 2 KiB |
 //! | [`FancyMagic`] | `((occ & mask) * magic) >> shift`, variable shift, dense | 841 KiB |
 //! | [`BlackMagic`] | `((occ \| !mask) * magic) >> 52/55`, one overlapped table | see [`BlackMagic`] |
 //! | [`Pext`] | BMI2 `pext(occ, mask)` as the index, dense | 841 KiB |
@@ -43,23 +43,21 @@
 //! ```
 
 mod backend;
-mod black;
 mod bmi2;
 mod cpu;
-mod fancy;
 mod hyperbola;
 mod kogge_stone;
 mod kogge_stone_simd;
+mod magic;
 mod pext;
 mod pext_pdep;
 mod reference;
 
 pub use backend::{Backend, BackendError, SliderJob};
-pub use black::BlackMagic;
-pub use fancy::FancyMagic;
 pub use hyperbola::Hyperbola;
 pub use kogge_stone::{KoggeStone, kogge_stone_bishops, kogge_stone_rooks};
 pub use kogge_stone_simd::{KoggeStoneAvx2, KoggeStoneAvx512};
+pub use magic::{BlackMagic, FancyMagic};
 pub use pext::Pext;
 pub use pext_pdep::PextPdep;
 pub use reference::Reference;

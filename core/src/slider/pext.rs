@@ -12,15 +12,28 @@ use crate::tables::pext::{ATTACKS, BISHOP, ENTRIES, Entry, ROOK};
 #[derive(Clone, Copy, Debug)]
 pub struct Pext(());
 
+/// The slot that `occupancy` selects in the PEXT tables: the square's offset plus the bits of
+/// the occupancy under its mask, packed.
+///
+/// # Safety
+///
+/// The CPU must support BMI2.
+#[inline(always)]
+pub(super) unsafe fn pext_slot(entry: &Entry, occupancy: Bitboard) -> usize {
+    // SAFETY: the caller guarantees BMI2.
+    let slot = entry.offset + unsafe { pext(occupancy.0, entry.mask) } as usize;
+    // `pext` under the mask gives fewer than `2^popcount(mask)` values, the length of the
+    // square's slice, which the table macro laid out inside the tables.
+    debug_assert!(slot < ENTRIES);
+    slot
+}
+
 impl Pext {
     #[inline(always)]
     fn lookup(entry: &Entry, occupancy: Bitboard) -> Bitboard {
         // SAFETY: a `Pext` value exists only where BMI2 does (see `new`).
-        let index = unsafe { pext(occupancy.0, entry.mask) } as usize;
-        let slot = entry.offset + index;
-        debug_assert!(slot < ENTRIES);
-        // SAFETY: `pext` under the mask gives fewer than `2^popcount(mask)` values, the length
-        // of the square's slice, which the table macro laid out inside the table.
+        let slot = unsafe { pext_slot(entry, occupancy) };
+        // SAFETY: `pext_slot` is inside the table (see there).
         Bitboard(unsafe { *ATTACKS.get_unchecked(slot) })
     }
 }

@@ -2,9 +2,10 @@
 
 use crate::{Bitboard, Square};
 
-use super::bmi2::{pdep, pext};
+use super::bmi2::pdep;
+use super::pext::pext_slot;
 use super::{Slider, cpu};
-use crate::tables::pext::{BISHOP, COMPRESSED, ENTRIES, Entry, ROOK};
+use crate::tables::pext::{BISHOP, COMPRESSED, Entry, ROOK};
 
 /// `pdep(COMPRESSED[offset + pext(occupancy, mask)], rays)`: each entry keeps only the bits of
 /// the square's empty-board rays (at most 14), so the table is 107,648 `u16`s (210 KiB) and
@@ -16,10 +17,8 @@ impl PextPdep {
     #[inline(always)]
     fn lookup(entry: &Entry, occupancy: Bitboard) -> Bitboard {
         // SAFETY: a `PextPdep` value exists only where BMI2 does (see `new`).
-        let index = unsafe { pext(occupancy.0, entry.mask) } as usize;
-        let slot = entry.offset + index;
-        debug_assert!(slot < ENTRIES);
-        // SAFETY: as for `Pext`: the index is below the slice's length, inside the table.
+        let slot = unsafe { pext_slot(entry, occupancy) };
+        // SAFETY: `pext_slot` is inside the table (see there).
         let compressed = unsafe { *COMPRESSED.get_unchecked(slot) };
         // SAFETY: BMI2, as above.
         Bitboard(unsafe { pdep(u64::from(compressed), entry.rays) })
