@@ -34,12 +34,16 @@ extern crate std;
 mod bitboard;
 mod bitboard_iter;
 mod bitboard_macro;
+pub mod movegen;
+pub mod position;
 pub mod slider;
 pub mod tables;
 mod types;
 
 pub use bitboard::Bitboard;
 pub use bitboard_iter::{Squares, Subsets};
+pub use movegen::{MAX_MOVES, MoveList};
+pub use position::{FenError, FenErrorKind, Position, UciMoveError};
 pub use types::castling::{CastlingRights, CastlingSide};
 pub use types::color::Color;
 pub use types::direction::Direction;

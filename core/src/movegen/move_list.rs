@@ -1,0 +1,129 @@
+//! A fixed-capacity list of moves: no allocation, filled by the generator.
+
+use core::ops::Deref;
+
+use super::generate::{MoveSink, generate_legal};
+use crate::position::Position;
+use crate::slider::Slider;
+use crate::{Bitboard, Move, PieceType, Square};
+
+/// The most moves a list holds. No legal position has more than 218; FEN reading rejects
+/// material a game cannot produce, which keeps every position this crate accepts well within.
+pub const MAX_MOVES: usize = 256;
+
+/// The legal moves of a position, in a fixed-capacity array.
+///
+/// ```
+/// use bitforge::{MoveList, Position};
+/// use bitforge::slider::FancyMagic;
+///
+/// let start = Position::start(FancyMagic);
+/// let moves = MoveList::legal(&start);
+/// assert_eq!(moves.len(), 20);
+/// assert!(moves.iter().any(|m| m.to_string() == "g1f3"));
+/// ```
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub const fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NONE; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Every legal move of `position`.
+    #[inline]
+    pub fn legal<S: Slider>(position: &Position<S>) -> MoveList {
+        let mut list = MoveList::new();
+        generate_legal(position, &mut list);
+        list
+    }
+
+    /// Adds a move. A full list ignores it (which the capacity makes unreachable for the
+    /// positions this crate accepts) rather than panic.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+
+    #[inline(always)]
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl core::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list()
+            .entries(self.iter().map(|m| m.uci(false)))
+            .finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = core::slice::Iter<'a, Move>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn targets(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, step: i8) {
+        for to in targets {
+            self.push(Move::new(
+                Square::from_index_masked((to as i8 - step) as u8),
+                to,
+            ));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, step: i8) {
+        for to in targets {
+            let from = Square::from_index_masked((to as i8 - step) as u8);
+            for piece in [
+                PieceType::Queen,
+                PieceType::Knight,
+                PieceType::Rook,
+                PieceType::Bishop,
+            ] {
+                self.push(Move::promotion(from, to, piece));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn special(&mut self, m: Move) {
+        self.push(m);
+    }
+}
