@@ -1,0 +1,144 @@
+//! Every position of the perft suites (`tests/perft/`, copied from the project's shared test
+//! vectors: standard, ROCE and Chess960) against its published counts, once per backend.
+//!
+//! The default run checks every depth whose count is at most `BITFORGE_PERFT_MAX_NODES`
+//! (default 1,000,000; a few hundred under Miri). The ignored `every_depth_best_backend` runs
+//! every listed depth, about 40 billion nodes:
+//! `cargo test --release -p bitforge --test perft -- --ignored`.
+
+use bitforge::position::PerftLine;
+use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge::{Move, Position};
+
+const SUITES: [(&str, &str); 3] = [
+    ("standard.epd", include_str!("perft/standard.epd")),
+    ("roce.epd", include_str!("perft/roce.epd")),
+    ("chess960.epd", include_str!("perft/chess960.epd")),
+];
+
+fn max_nodes() -> u64 {
+    if cfg!(miri) {
+        return 400;
+    }
+    std::env::var("BITFORGE_PERFT_MAX_NODES")
+        .ok()
+        .and_then(|text| text.replace('_', "").parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+/// Runs every suite line up to `max_nodes` with one backend; returns how many counts matched.
+struct Suites {
+    max_nodes: u64,
+}
+
+impl SliderJob for Suites {
+    type Output = usize;
+
+    fn run<S: Slider>(self, slider: S) -> usize {
+        let mut checked = 0;
+        for (file, text) in SUITES {
+            for (number, line) in text.lines().enumerate() {
+                let line = PerftLine::parse(line)
+                    .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
+                let mut position = Position::from_fen(line.fen, slider)
+                    .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
+                for (depth, expected) in line.counts().filter(|&(_, n)| n <= self.max_nodes) {
+                    assert_eq!(
+                        position.perft(depth),
+                        expected,
+                        "{} {file}:{} depth {depth}: {}",
+                        S::NAME,
+                        number + 1,
+                        line.fen
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        checked
+    }
+}
+
+fn check(backend: Backend) {
+    match backend.run(Suites { max_nodes: max_nodes() }) {
+        Some(checked) => assert!(checked > 0, "{backend}: no count was small enough to check"),
+        None => eprintln!("{backend}: not available on this CPU, skipped"),
+    }
+}
+
+#[test]
+fn reference() {
+    check(Backend::Reference);
+}
+
+#[test]
+fn kogge_stone() {
+    check(Backend::KoggeStone);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn kogge_stone_avx2() {
+    check(Backend::KoggeStoneAvx2);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn kogge_stone_avx512() {
+    check(Backend::KoggeStoneAvx512);
+}
+
+#[test]
+fn hyperbola() {
+    check(Backend::Hyperbola);
+}
+
+#[test]
+fn fancy() {
+    check(Backend::FancyMagic);
+}
+
+#[test]
+fn black() {
+    check(Backend::BlackMagic);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "inline assembly")]
+fn pext() {
+    check(Backend::Pext);
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "inline assembly")]
+fn pext_pdep() {
+    check(Backend::PextPdep);
+}
+
+/// Every listed depth, with the best backend here (or `BITFORGE_PERFT_BACKEND`).
+#[test]
+#[ignore = "about 40 billion nodes: minutes even in release"]
+fn every_depth_best_backend() {
+    let backend = Backend::choose(std::env::var("BITFORGE_PERFT_BACKEND").ok().as_deref())
+        .expect("a backend this CPU runs");
+    let checked = backend.run(Suites { max_nodes: u64::MAX });
+    assert!(checked.is_some_and(|n| n > 0));
+}
+
+/// Divide splits perft exactly: the per-move counts add up, and each equals the perft of the
+/// position after the move.
+#[test]
+fn divide_adds_up() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut position = Position::from_fen(kiwipete, bitforge::slider::FancyMagic).unwrap();
+    let depth = if cfg!(miri) { 1 } else { 3 };
+    let mut parts: Vec<(Move, u64)> = Vec::new();
+    let total = position.divide(depth, |m, nodes| parts.push((m, nodes)));
+    assert_eq!(parts.len(), 48);
+    assert_eq!(parts.iter().map(|&(_, n)| n).sum::<u64>(), total);
+    for (m, nodes) in parts {
+        position.do_move(m);
+        assert_eq!(position.perft(depth - 1), nodes, "{m}");
+        position.undo_move();
+    }
+}
