@@ -110,7 +110,11 @@ fn is_legal_agrees_with_the_generator() {
             // The same squares with another kind are legal only if generated.
             for kind in 0..4u16 {
                 let variant = Move((m.0 & 0x3FFF) | (kind << 14));
-                assert_eq!(position.is_legal(variant), moves.contains(&variant), "{fen}: {variant:?}");
+                assert_eq!(
+                    position.is_legal(variant),
+                    moves.contains(&variant),
+                    "{fen}: {variant:?}"
+                );
             }
         }
         for _ in 0..tries {
@@ -188,16 +192,14 @@ fn en_passant_square_only_when_a_capture_is_legal() {
     assert!(position.fen().to_string().contains(" b KQkq - "));
 
     // A black pawn on d4 can take e3.
-    let mut position =
-        Position::from_fen("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", FancyMagic).unwrap();
+    let mut position = Position::from_fen("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", FancyMagic).unwrap();
     position.do_move(position.parse_uci_move("e2e4").unwrap());
     assert_eq!(position.en_passant(), Some(Square::E3));
     let ep = Move::en_passant(Square::D4, Square::E3);
     assert!(position.legal_moves().contains(&ep));
 
     // The same capture would expose the black king on the fourth rank to the rook.
-    let mut position =
-        Position::from_fen("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1", FancyMagic).unwrap();
+    let mut position = Position::from_fen("8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1", FancyMagic).unwrap();
     position.do_move(position.parse_uci_move("e2e4").unwrap());
     assert_eq!(position.en_passant(), None);
 
@@ -221,18 +223,23 @@ fn castling_in_uci_and_chess960_notation() {
     let chess960 = Position::from_fen_chess960(fen, FancyMagic).unwrap();
     assert!(chess960.is_chess960());
     assert_eq!(chess960.parse_uci_move("e1h1"), Ok(castle));
-    assert_eq!(chess960.fen().to_string(), "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+    assert_eq!(
+        chess960.fen().to_string(),
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"
+    );
 
     // Shredder letters imply Chess960; so do a king and rooks off the standard squares.
-    let shredder = Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", FancyMagic)
-        .unwrap();
+    let shredder =
+        Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", FancyMagic).unwrap();
     assert!(shredder.is_chess960());
     let xfen = Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1", FancyMagic).unwrap();
     assert!(xfen.is_chess960());
     assert_eq!(xfen.fen().to_string(), shredder.fen().to_string());
     assert_eq!(xfen.key(), shredder.key());
     assert_eq!(
-        shredder.castling_info().rook_square(Color::White, bitforge::CastlingSide::Queen),
+        shredder
+            .castling_info()
+            .rook_square(Color::White, bitforge::CastlingSide::Queen),
         Some(Square::B1)
     );
 }
@@ -240,8 +247,7 @@ fn castling_in_uci_and_chess960_notation() {
 #[test]
 fn chess960_castling_moves_the_king_and_rook_home() {
     // King b1, rook a1: queen-side castling puts the king on c1 and the rook on d1.
-    let mut position =
-        Position::from_fen("1k6/8/8/8/8/8/8/RK6 w A - 0 1", FancyMagic).unwrap();
+    let mut position = Position::from_fen("1k6/8/8/8/8/8/8/RK6 w A - 0 1", FancyMagic).unwrap();
     let m = position.parse_uci_move("b1a1").unwrap();
     assert_eq!(m.kind(), MoveKind::Castling);
     position.do_move(m);
@@ -277,7 +283,10 @@ fn accessors_describe_the_position() {
     assert_eq!(position.game_ply(), 32);
     assert_eq!(position.king_square(Color::Black), Square::E8);
     assert_eq!(position.count(Piece::WhitePawn), 8);
-    assert_eq!(position.colored(Color::White, PieceType::Knight), Square::E5 | Square::C3);
+    assert_eq!(
+        position.colored(Color::White, PieceType::Knight),
+        Square::E5 | Square::C3
+    );
     assert_eq!(position.castling_rights(), CastlingRights::ANY);
     assert!(!position.in_check());
     // Pinned: nothing; the d2 bishop is not pinned by the a5... there is no pinner.
@@ -315,34 +324,110 @@ fn malformed_fens_say_what_and_where() {
     let cases: &[(&str, FenErrorKind, usize)] = &[
         ("", K::Empty, 0),
         ("   ", K::Empty, 3),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", K::MissingSideToMove, 43),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x", K::InvalidSideToMove, 44),
-        ("rnbqkbnr/pppxpppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", K::InvalidPlacementCharacter('x'), 12),
-        ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", K::RankTooLong(Rank::R7), 17),
-        ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", K::RankTooShort(Rank::R7), 16),
-        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w", K::TooFewRanks, 41),
-        ("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w", K::TooManyRanks, 36),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w", K::KingCount(Color::White, 0), 0),
-        ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", K::KingCount(Color::Black, 0), 0),
-        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", K::PawnOnBackRank(Square::A1), 0),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+            K::MissingSideToMove,
+            43,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x",
+            K::InvalidSideToMove,
+            44,
+        ),
+        (
+            "rnbqkbnr/pppxpppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+            K::InvalidPlacementCharacter('x'),
+            12,
+        ),
+        (
+            "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+            K::RankTooLong(Rank::R7),
+            17,
+        ),
+        (
+            "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+            K::RankTooShort(Rank::R7),
+            16,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w",
+            K::TooFewRanks,
+            41,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+            K::TooManyRanks,
+            36,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w",
+            K::KingCount(Color::White, 0),
+            0,
+        ),
+        (
+            "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+            K::KingCount(Color::Black, 0),
+            0,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+            K::PawnOnBackRank(Square::A1),
+            0,
+        ),
         ("4k3/8/8/8/8/8/4r3/4K3 b - - 0 1", K::OpponentInCheck, 0),
-        ("QQQQkQQQ/QQQQQQQQ/8/8/8/8/8/4K3 w - - 0 1", K::TooMuchMaterial(Color::White), 0),
-        ("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", K::CastlingWithoutRook('K'), 22),
-        ("4k3/8/8/8/8/8/8/R3K2R w KK - 0 1", K::DuplicateCastlingRight('K'), 25),
-        ("4k3/8/8/8/8/8/8/R3K2R w KX - 0 1", K::InvalidCastlingLetter('X'), 25),
-        ("4k3/8/8/8/8/8/4K3/R6R w K - 0 1", K::CastlingWithoutKing(Color::White), 24),
+        (
+            "QQQQkQQQ/QQQQQQQQ/8/8/8/8/8/4K3 w - - 0 1",
+            K::TooMuchMaterial(Color::White),
+            0,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w KQ - 0 1",
+            K::CastlingWithoutRook('K'),
+            22,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K2R w KK - 0 1",
+            K::DuplicateCastlingRight('K'),
+            25,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K2R w KX - 0 1",
+            K::InvalidCastlingLetter('X'),
+            25,
+        ),
+        (
+            "4k3/8/8/8/8/8/4K3/R6R w K - 0 1",
+            K::CastlingWithoutKing(Color::White),
+            24,
+        ),
         ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", K::InvalidEnPassant, 24),
-        ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", K::EnPassantWrongRank(Square::E3), 24),
-        ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", K::EnPassantWithoutPawn(Square::E6), 24),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+            K::EnPassantWrongRank(Square::E3),
+            24,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
+            K::EnPassantWithoutPawn(Square::E6),
+            24,
+        ),
         ("4k3/8/8/8/8/8/8/4K3 w - - x 1", K::InvalidHalfmoveClock, 26),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 -1", K::InvalidFullmoveNumber, 28),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 -1",
+            K::InvalidFullmoveNumber,
+            28,
+        ),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", K::TooManyFields, 30),
     ];
     for &(fen, kind, column) in cases {
         let error = Position::from_fen(fen, FancyMagic).expect_err(fen);
         assert_eq!((error.kind, error.column), (kind, column), "{fen}: {error}");
         // The message names the column (1-based) and says what is wrong.
-        assert!(error.to_string().contains(&format!("column {}", column + 1)));
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("column {}", column + 1))
+        );
     }
 }
 

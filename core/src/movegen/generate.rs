@@ -50,8 +50,24 @@ impl MoveSink for MoveCounter {
 /// Generates every legal move of `position` into `sink`.
 #[inline(always)]
 pub(crate) fn generate_legal<S: Slider, K: MoveSink>(position: &Position<S>, sink: &mut K) {
+    // The side to move as a constant: pawn directions and relative ranks fold at compile time
+    // (measured: fewer instructions per node than a run-time colour).
+    match position.side_to_move() {
+        Color::White => generate_for::<true, S, K>(position, sink),
+        Color::Black => generate_for::<false, S, K>(position, sink),
+    }
+}
+
+/// The side to move from a const parameter.
+#[inline(always)]
+const fn side(white: bool) -> Color {
+    if white { Color::White } else { Color::Black }
+}
+
+#[inline(always)]
+fn generate_for<const WHITE: bool, S: Slider, K: MoveSink>(position: &Position<S>, sink: &mut K) {
     let slider = position.slider();
-    let us = position.side_to_move();
+    let us = side(WHITE);
     let them = !us;
     let occupied = position.occupied();
     let ours = position.pieces_of(us);
@@ -99,23 +115,23 @@ pub(crate) fn generate_legal<S: Slider, K: MoveSink>(position: &Position<S>, sin
         sink.targets(from, targets);
     }
 
-    generate_pawn_moves(position, sink, target, pinned);
+    generate_pawn_moves::<WHITE, S, K>(position, sink, target, pinned);
 
     if checkers.is_empty() {
-        generate_castling(position, sink);
+        generate_castling::<WHITE, S, K>(position, sink);
     }
 }
 
 /// Pawn pushes, captures, promotions and en passant. Unpinned pawns are handled set-wise;
 /// pinned ones one at a time, limited to their pin line.
 #[inline(always)]
-fn generate_pawn_moves<S: Slider, K: MoveSink>(
+fn generate_pawn_moves<const WHITE: bool, S: Slider, K: MoveSink>(
     position: &Position<S>,
     sink: &mut K,
     target: Bitboard,
     pinned: Bitboard,
 ) {
-    let us = position.side_to_move();
+    let us = side(WHITE);
     let king = position.king_square(us);
     let empty = !position.occupied();
     let enemies = position.pieces_of(!us);
@@ -168,8 +184,11 @@ fn generate_pawn_moves<S: Slider, K: MoveSink>(
 /// Castling, king takes own rook: the rights, an empty path, and no attacked square on the
 /// king's way (the destination tested without the rook, which may be shielding it).
 #[inline(always)]
-fn generate_castling<S: Slider, K: MoveSink>(position: &Position<S>, sink: &mut K) {
-    let us = position.side_to_move();
+fn generate_castling<const WHITE: bool, S: Slider, K: MoveSink>(
+    position: &Position<S>,
+    sink: &mut K,
+) {
+    let us = side(WHITE);
     let rights = position.castling_rights();
     if (rights & CastlingRights::of(us)).is_empty() {
         return;
