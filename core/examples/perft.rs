@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitforge::Position;
-use bitforge::position::PerftLine;
+use bitforge::position::{PerftLine, START_FEN};
 use bitforge::slider::{Backend, Slider, SliderJob};
 use clap::Parser;
 
@@ -137,10 +137,7 @@ fn list_backends() {
 }
 
 fn run_single(args: &Args, backend: Backend) -> Result<(), String> {
-    let fen = args
-        .fen
-        .as_deref()
-        .unwrap_or(Position::<bitforge::slider::Reference>::START_FEN);
+    let fen = args.fen.as_deref().unwrap_or(START_FEN);
     let depth = args
         .depth
         .ok_or("--depth is required (or use --epd or --list-backends)")?;

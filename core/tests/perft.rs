@@ -2,9 +2,10 @@
 //! vectors: standard, ROCE and Chess960) against its published counts, once per backend.
 //!
 //! The default run checks every depth whose count is at most `BITFORGE_PERFT_MAX_NODES`
-//! (default 1,000,000; a few hundred under Miri). The ignored `every_depth_best_backend` runs
+//! (default 1,000,000; a few hundred under Miri). The ignored `every_depth` runs
 //! every listed depth, 34.7 billion nodes in all:
-//! `cargo test --release -p bitforge --test perft -- --ignored`.
+//! `cargo test --release -p bitforge --test perft -- --ignored` (with the best backend;
+//! `BITFORGE_PERFT_BACKEND=NAME` or `=all` for others).
 
 use bitforge::position::PerftLine;
 use bitforge::slider::{Backend, Slider, SliderJob};
@@ -37,7 +38,9 @@ impl SliderJob for Suites {
     fn run<S: Slider>(self, slider: S) -> usize {
         let mut checked = 0;
         for (file, text) in SUITES {
-            for (number, line) in text.lines().enumerate() {
+            // Under Miri, a few lines per suite (each costs seconds there).
+            let lines = if cfg!(miri) { 3 } else { usize::MAX };
+            for (number, line) in text.lines().enumerate().take(lines) {
                 let line = PerftLine::parse(line)
                     .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
                 let mut position = Position::from_fen(line.fen, slider)
@@ -117,16 +120,30 @@ fn pext_pdep() {
     check(Backend::PextPdep);
 }
 
-/// Every listed depth, with the best backend here (or `BITFORGE_PERFT_BACKEND`).
+/// Every listed depth, with the best backend here, or the one `BITFORGE_PERFT_BACKEND` names
+/// (`all`: every available backend in turn).
 #[test]
-#[ignore = "34.7 billion nodes in all: minutes even in release"]
-fn every_depth_best_backend() {
-    let backend = Backend::choose(std::env::var("BITFORGE_PERFT_BACKEND").ok().as_deref())
-        .expect("a backend this CPU runs");
-    let checked = backend.run(Suites {
-        max_nodes: u64::MAX,
-    });
-    assert!(checked.is_some_and(|n| n > 0));
+#[ignore = "34.7 billion nodes per backend: about 100 s in release with pext"]
+fn every_depth() {
+    let choice = std::env::var("BITFORGE_PERFT_BACKEND").ok();
+    let backends: Vec<Backend> = match choice.as_deref() {
+        Some("all") => Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_available())
+            .collect(),
+        name => vec![Backend::choose(name).expect("a backend this CPU runs")],
+    };
+    for backend in backends {
+        let start = std::time::Instant::now();
+        let checked = backend.run(Suites {
+            max_nodes: u64::MAX,
+        });
+        assert!(checked.is_some_and(|n| n > 0));
+        eprintln!(
+            "{backend}: every depth matches ({:.1} s)",
+            start.elapsed().as_secs_f64()
+        );
+    }
 }
 
 /// Divide splits perft exactly: the per-move counts add up, and each equals the perft of the

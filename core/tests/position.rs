@@ -98,7 +98,7 @@ fn is_legal_agrees_with_the_generator() {
     let mut random = SplitMix(0x1E6A1);
     let tries = if cfg!(miri) { 40 } else { 4_000 };
     let fens: Vec<&str> = if cfg!(miri) {
-        suite_fens().take(2).collect()
+        suite_fens().skip(1).take(1).collect()
     } else {
         suite_fens().collect()
     };

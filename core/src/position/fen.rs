@@ -466,7 +466,7 @@ impl<S: Slider> Position<S> {
     /// use bitforge::slider::FancyMagic;
     ///
     /// let start = Position::start(FancyMagic);
-    /// assert_eq!(start.fen().to_string(), Position::<FancyMagic>::START_FEN);
+    /// assert_eq!(start.fen().to_string(), bitforge::position::START_FEN);
     /// ```
     pub fn fen(&self) -> FenDisplay<'_, S> {
         FenDisplay { position: self }

@@ -7,13 +7,14 @@
 //!
 //! ```
 //! use bitforge::Position;
+//! use bitforge::position::START_FEN;
 //! use bitforge::slider::FancyMagic;
 //!
-//! let mut position = Position::from_fen(Position::<FancyMagic>::START_FEN, FancyMagic)?;
+//! let mut position = Position::from_fen(START_FEN, FancyMagic)?;
 //! let e4 = position.parse_uci_move("e2e4")?;
 //! position.do_move(e4);
 //! assert_eq!(position.fen().to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-//! assert_eq!(position.perft(3), 13_160);
+//! assert_eq!(position.perft(2), 600);
 //! assert_eq!(position.undo_move(), Some(e4));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -40,6 +41,9 @@ use crate::tables::{self, between, pseudo_attacks};
 use crate::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
 use state::{State, StateStack};
 
+/// The FEN of the standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 /// A position: the board, the side to move, castling and en passant state, the move counters
 /// and the history needed to undo moves and detect repetitions.
 #[derive(Clone)]
@@ -58,12 +62,9 @@ pub struct Position<S: Slider> {
 }
 
 impl<S: Slider> Position<S> {
-    /// The standard starting position.
-    pub const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
     /// The starting position.
     pub fn start(slider: S) -> Position<S> {
-        match Self::from_fen(Self::START_FEN, slider) {
+        match Self::from_fen(START_FEN, slider) {
             Ok(position) => position,
             // The constant is a valid FEN (tested); an unreachable arm rather than a panic.
             Err(_) => unreachable!("the start FEN parses"),

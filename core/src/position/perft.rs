@@ -14,7 +14,7 @@ impl<S: Slider> Position<S> {
     /// use bitforge::slider::Hyperbola;
     ///
     /// let mut start = Position::start(Hyperbola);
-    /// assert_eq!(start.perft(4), 197_281);
+    /// assert_eq!(start.perft(3), 8_902);
     /// ```
     pub fn perft(&mut self, depth: u32) -> u64 {
         match depth {
