@@ -27,18 +27,8 @@ fn attacks<S: Slider>(
     }
 }
 
-/// SplitMix64: a fixed, dependency-free stream of test occupancies.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+mod common;
+use common::SplitMix;
 
 /// Compares one backend with `Reference`; returns the number of pairs checked.
 struct AgreesWithReference;

@@ -22,18 +22,8 @@ fn suite_fens() -> impl Iterator<Item = &'static str> {
         .map(|line| PerftLine::parse(line).expect("suite line").fen)
 }
 
-/// SplitMix64: a fixed stream for the random games.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+mod common;
+use common::SplitMix;
 
 const GAMES_PER_POSITION: usize = if cfg!(miri) { 1 } else { 6 };
 const PLIES_PER_GAME: usize = if cfg!(miri) { 6 } else { 120 };
