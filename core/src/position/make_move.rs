@@ -3,7 +3,7 @@
 use super::castling::{king_destination, rook_destination, side_of};
 use super::{Position, zobrist};
 use crate::slider::Slider;
-use crate::{CastlingRights, Move, MoveKind, Piece, PieceType, Square};
+use crate::{Move, MoveKind, Piece, PieceType, Square};
 
 impl<S: Slider> Position<S> {
     /// Plays `m`, which must be legal here (from [`legal_moves`](Self::legal_moves), or
@@ -101,8 +101,6 @@ impl<S: Slider> Position<S> {
 
         // Record the en passant square only if the opponent can really capture there.
         if let Some(square) = double_push_over
-            && !(crate::tables::pawn_attacks(us, square) & self.colored(them, PieceType::Pawn))
-                .is_empty()
             && self.en_passant_is_legal(square)
         {
             let state = self.states.current_mut();
@@ -244,11 +242,5 @@ impl<S: Slider> Position<S> {
     /// Whether the position occurred earlier since the last irreversible move.
     pub fn has_repeated(&self) -> bool {
         self.state().repetition != 0
-    }
-
-    /// The castling rights lost by moving from or to `square`.
-    #[inline(always)]
-    pub fn castling_rights_lost_at(&self, square: Square) -> CastlingRights {
-        self.castling.removed_by(square)
     }
 }
