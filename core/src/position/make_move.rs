@@ -8,8 +8,9 @@ use crate::{Move, MoveKind, Piece, PieceType, Square};
 impl<S: Slider> Position<S> {
     /// Plays `m`, which must be legal here (from [`legal_moves`](Self::legal_moves), or
     /// accepted by [`is_legal`](Self::is_legal)); [`undo_move`](Self::undo_move) takes it back.
-    /// An illegal move leaves the position meaningless (never unsafe); use
-    /// [`try_do_move`](Self::try_do_move) for moves from outside.
+    /// An illegal move corrupts the position (a debug build may panic on a counter; it is
+    /// never undefined behaviour): use [`try_do_move`](Self::try_do_move) for moves from
+    /// outside.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side_to_move;
         let them = !us;
