@@ -31,24 +31,17 @@ const fn right_index(color: Color, side: CastlingSide) -> usize {
         }
 }
 
-/// Where the king ends up after castling to `side`.
+/// Where the king and the rook end up after castling to `side`: g1 and f1, or c1 and d1.
 #[inline(always)]
-pub(crate) const fn king_destination(color: Color, side: CastlingSide) -> Square {
-    let file = match side {
-        CastlingSide::King => File::G,
-        CastlingSide::Queen => File::C,
+pub(crate) const fn destinations(color: Color, side: CastlingSide) -> (Square, Square) {
+    let (king, rook) = match side {
+        CastlingSide::King => (File::G, File::F),
+        CastlingSide::Queen => (File::C, File::D),
     };
-    Square::new(file, Rank::R1).relative(color)
-}
-
-/// Where the rook ends up after castling to `side`.
-#[inline(always)]
-pub(crate) const fn rook_destination(color: Color, side: CastlingSide) -> Square {
-    let file = match side {
-        CastlingSide::King => File::F,
-        CastlingSide::Queen => File::D,
-    };
-    Square::new(file, Rank::R1).relative(color)
+    (
+        Square::new(king, Rank::R1).relative(color),
+        Square::new(rook, Rank::R1).relative(color),
+    )
 }
 
 /// The side a castling move goes to: towards the h-file when the rook stands right of the king.
@@ -75,8 +68,7 @@ impl CastlingInfo {
         let side = side_of(king, rook);
         let right = CastlingRights::new(color, side);
         let index = right_index(color, side);
-        let king_to = king_destination(color, side);
-        let rook_to = rook_destination(color, side);
+        let (king_to, rook_to) = destinations(color, side);
         self.rook[index] = Some(rook);
         self.path[index] =
             (between(rook, rook_to) | between(king, king_to) | rook_to | king_to) - (king | rook);

@@ -272,7 +272,6 @@ impl<S: Slider> Position<S> {
         let state = position.states.current_mut();
         state.castling = rights;
         state.rule50 = rule50;
-        state.plies_from_null = 0;
         position.update_check_info();
         if position.attacked_by(
             position.side_to_move,

@@ -142,16 +142,14 @@ impl<S: Slider> Position<S> {
             MoveKind::EnPassant => {
                 let captured = Square::new(to.file(), from.rank());
                 let occupancy = (self.occupied() ^ from ^ captured) | to;
-                let rooks = self.colored(us, PieceType::Rook) | self.colored(us, PieceType::Queen);
-                let bishops =
-                    self.colored(us, PieceType::Bishop) | self.colored(us, PieceType::Queen);
-                !((self.slider.rook_attacks(their_king, occupancy) & rooks)
-                    | (self.slider.bishop_attacks(their_king, occupancy) & bishops))
-                    .is_empty()
+                let revealed = (self.slider.rook_attacks(their_king, occupancy)
+                    & self.rook_movers())
+                    | (self.slider.bishop_attacks(their_king, occupancy) & self.bishop_movers());
+                !(revealed & self.pieces_of(us)).is_empty()
             }
             MoveKind::Castling => {
-                let side = super::castling::side_of(from, to);
-                let rook_to = super::castling::rook_destination(us, side);
+                let (_, rook_to) =
+                    super::castling::destinations(us, super::castling::side_of(from, to));
                 self.check_squares(PieceType::Rook).contains(rook_to)
             }
         }
@@ -178,29 +176,11 @@ impl<S: Slider> Position<S> {
     /// ```
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, UciMoveError> {
         let uci: UciMove = text.parse().map_err(UciMoveError::Syntax)?;
-        let UciMove::Move {
-            from,
-            to,
-            promotion,
-        } = uci
-        else {
-            return Err(UciMoveError::Illegal(uci));
-        };
         let chess960 = self.is_chess960();
         self.legal_moves()
             .iter()
             .copied()
-            .find(|&m| {
-                let shown_to = match m.kind() {
-                    MoveKind::Castling if !chess960 => super::castling::king_destination(
-                        self.side_to_move,
-                        super::castling::side_of(m.from(), m.to()),
-                    ),
-                    _ => m.to(),
-                };
-                let shown_promotion = (m.kind() == MoveKind::Promotion).then(|| m.promotion_type());
-                m.from() == from && shown_to == to && shown_promotion == promotion
-            })
+            .find(|m| m.to_uci(chess960) == uci)
             .ok_or(UciMoveError::Illegal(uci))
     }
 

@@ -1,6 +1,6 @@
 //! Making and unmaking moves: the board, the incremental keys and the per-ply state.
 
-use super::castling::{king_destination, rook_destination, side_of};
+use super::castling::{destinations, side_of};
 use super::{Position, zobrist};
 use crate::slider::Slider;
 use crate::{Move, MoveKind, Piece, PieceType, Square};
@@ -32,7 +32,7 @@ impl<S: Slider> Position<S> {
 
         if m.kind() == MoveKind::Castling {
             let side = side_of(from, to);
-            let (king_to, rook_to) = (king_destination(us, side), rook_destination(us, side));
+            let (king_to, rook_to) = destinations(us, side);
             let rook = self.remove_piece(to);
             self.remove_piece(from);
             self.put_piece(piece, king_to);
@@ -88,7 +88,7 @@ impl<S: Slider> Position<S> {
 
         self.side_to_move = them;
         self.game_ply += 1;
-        let (_, state) = self.states.push();
+        let state = self.states.push();
         state.key = key;
         state.pawn_key = pawn_key;
         state.material_key = material_key;
@@ -149,8 +149,9 @@ impl<S: Slider> Position<S> {
         match m.kind() {
             MoveKind::Castling => {
                 let side = side_of(from, to);
-                let king = self.remove_piece(king_destination(us, side));
-                let rook = self.remove_piece(rook_destination(us, side));
+                let (king_to, rook_to) = destinations(us, side);
+                let king = self.remove_piece(king_to);
+                let rook = self.remove_piece(rook_to);
                 self.put_piece(king, from);
                 self.put_piece(rook, to);
             }
@@ -186,7 +187,7 @@ impl<S: Slider> Position<S> {
         }
         self.side_to_move = !self.side_to_move;
         self.game_ply += 1;
-        let (_, state) = self.states.push();
+        let state = self.states.push();
         *state = previous;
         state.key = key;
         state.en_passant = None;

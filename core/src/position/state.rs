@@ -100,20 +100,13 @@ impl StateStack {
         (plies <= self.undoable).then(|| &self.states[(self.top - plies) % HISTORY_CAPACITY])
     }
 
-    /// Makes room for a new current state and returns it with the previous one.
+    /// Makes room for a new current state and returns it (holding stale values: the caller
+    /// sets every field).
     #[inline(always)]
-    pub(crate) fn push(&mut self) -> (&State, &mut State) {
-        let previous = self.top % HISTORY_CAPACITY;
+    pub(crate) fn push(&mut self) -> &mut State {
         self.top += 1;
         self.undoable = (self.undoable + 1).min(HISTORY_CAPACITY - 1);
-        let next = self.top % HISTORY_CAPACITY;
-        // Two distinct slots of one array: split it so both can be borrowed.
-        let (low, high) = self.states.split_at_mut(next.max(previous));
-        if next > previous {
-            (&low[previous], &mut high[0])
-        } else {
-            (&high[0], &mut low[next])
-        }
+        &mut self.states[self.top % HISTORY_CAPACITY]
     }
 
     /// Drops the current state; `false` when there is nothing to return to.

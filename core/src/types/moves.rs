@@ -117,6 +117,41 @@ impl Move {
         (self.0 >> 6) & 63 != self.0 & 63
     }
 
+    /// The move as UCI names it: castling as the king's destination (`e1g1`), or as king takes
+    /// rook (`e1h1`) when `chess960`; `NONE` and `NULL` as [`UciMove::Null`].
+    ///
+    /// ```
+    /// use bitforge::{Move, PieceType, Square, UciMove};
+    ///
+    /// let castle = Move::castling(Square::E8, Square::A8);
+    /// let king_to_c8 = UciMove::Move { from: Square::E8, to: Square::C8, promotion: None };
+    /// assert_eq!(castle.to_uci(false), king_to_c8);
+    /// assert_eq!(Move::NULL.to_uci(false), UciMove::Null);
+    /// ```
+    pub const fn to_uci(self, chess960: bool) -> UciMove {
+        if !self.is_ok() {
+            return UciMove::Null;
+        }
+        let mut to = self.to();
+        if matches!(self.kind(), MoveKind::Castling) && !chess960 {
+            let file = if self.0 & 63 > (self.0 >> 6) & 63 {
+                File::G
+            } else {
+                File::C
+            };
+            to = Square::new(file, self.from().rank());
+        }
+        let promotion = match self.kind() {
+            MoveKind::Promotion => Some(self.promotion_type()),
+            _ => None,
+        };
+        UciMove::Move {
+            from: self.from(),
+            to,
+            promotion,
+        }
+    }
+
     /// The move in UCI notation: `e2e4`, `e7e8q`, `0000` for `NONE` and `NULL`. Castling
     /// prints the king's destination (`e1g1`), or king-takes-rook (`e1h1`) when `chess960`.
     #[inline]
@@ -141,22 +176,7 @@ pub struct UciDisplay {
 
 impl fmt::Display for UciDisplay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mv = self.mv;
-        if !mv.is_ok() {
-            return f.write_str("0000");
-        }
-        let mut to = mv.to();
-        if mv.kind() == MoveKind::Castling && !self.chess960 {
-            let file = if to > mv.from() { File::G } else { File::C };
-            to = Square::new(file, mv.from().rank());
-        }
-        write!(f, "{}{}", mv.from(), to)?;
-        if mv.kind() == MoveKind::Promotion
-            && let Some(letter) = mv.promotion_type().to_char()
-        {
-            fmt::Write::write_char(f, letter)?;
-        }
-        Ok(())
+        self.mv.to_uci(self.chess960).fmt(f)
     }
 }
 
