@@ -5,6 +5,8 @@
 //!   flight, as in move generation.
 //! - `latency`: each occupancy depends on the previous result, so lookups run one after
 //!   another: the cost of one lookup on the critical path.
+//! - `batch`: all pairs through `rook_attacks_batch`/`bishop_attacks_batch`, answers stored:
+//!   eight per pass for `kogge-stone-avx512`, a loop of single lookups for the others.
 //!
 //! Criterion reports time per element: nanoseconds per lookup.
 
@@ -77,6 +79,18 @@ impl SliderJob for Lookups<'_, '_> {
                         last = attacks(square, occupancy ^ Bitboard(last.0 & D4));
                     }
                     last
+                })
+            })
+            .bench_function(format!("batch/{}", S::NAME), |b| {
+                let mut answers = vec![Bitboard::EMPTY; pairs.len()];
+                b.iter(|| {
+                    match self.piece {
+                        Piece::Rook => slider.rook_attacks_batch(black_box(pairs), &mut answers),
+                        Piece::Bishop => {
+                            slider.bishop_attacks_batch(black_box(pairs), &mut answers)
+                        }
+                    }
+                    black_box(&answers);
                 })
             });
     }

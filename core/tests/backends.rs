@@ -131,6 +131,12 @@ fn hyperbola_agrees() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn hyperbola_avx2_agrees() {
+    check(Backend::HyperbolaAvx2);
+}
+
+#[test]
 fn fancy_magic_agrees() {
     check(Backend::FancyMagic);
 }
@@ -165,6 +171,7 @@ fn every_backend_is_in_the_list_once_with_its_name() {
             "kogge-stone-avx2",
             "kogge-stone-avx512",
             "hyperbola",
+            "hyperbola-avx2",
             "fancy",
             "black",
             "pext",
@@ -275,6 +282,73 @@ fn set_wise_fills_equal_the_union_of_single_pieces() {
                     "avx512"
                 );
             }
+        }
+    }
+}
+
+/// The batched lookups answer every query as single lookups would, for a count that is not a
+/// multiple of eight, and stop at the shorter slice.
+struct BatchAgrees;
+
+impl SliderJob for BatchAgrees {
+    type Output = ();
+
+    fn run<S: Slider>(self, slider: S) {
+        let mut random = SplitMix(0xBA7C);
+        let count = if cfg!(miri) { 19 } else { 10_003 };
+        let queries: Vec<(Square, Bitboard)> = (0..count)
+            .map(|_| {
+                let square = Square::ALL[(random.next() % 64) as usize];
+                (square, Bitboard(random.next() & random.next()))
+            })
+            .collect();
+        let mut rooks = vec![Bitboard::FULL; count];
+        let mut bishops = vec![Bitboard::FULL; count];
+        slider.rook_attacks_batch(&queries, &mut rooks);
+        slider.bishop_attacks_batch(&queries, &mut bishops);
+        for (i, &(square, occupancy)) in queries.iter().enumerate() {
+            assert_eq!(
+                rooks[i],
+                Reference.rook_attacks(square, occupancy),
+                "{} rook {i}",
+                S::NAME
+            );
+            assert_eq!(
+                bishops[i],
+                Reference.bishop_attacks(square, occupancy),
+                "{} bishop {i}",
+                S::NAME
+            );
+        }
+        let mut short = [Bitboard::FULL; 3];
+        slider.rook_attacks_batch(&queries, &mut short);
+        assert_eq!(short[2], rooks[2]);
+        let mut long = vec![Bitboard::FULL; 12];
+        slider.bishop_attacks_batch(&queries[..9], &mut long);
+        assert_eq!(long[8], bishops[8]);
+        assert_eq!(
+            long[9],
+            Bitboard::FULL,
+            "{}: past the queries, untouched",
+            S::NAME
+        );
+    }
+}
+
+#[test]
+fn batched_lookups_agree() {
+    for backend in Backend::ALL {
+        let skip = cfg!(miri)
+            && matches!(
+                backend,
+                Backend::KoggeStoneAvx2
+                    | Backend::KoggeStoneAvx512
+                    | Backend::HyperbolaAvx2
+                    | Backend::Pext
+                    | Backend::PextPdep
+            );
+        if !skip && backend.run(BatchAgrees).is_none() {
+            eprintln!("{backend}: not available on this CPU, skipped");
         }
     }
 }

@@ -99,6 +99,12 @@ fn hyperbola() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn hyperbola_avx2() {
+    check(Backend::HyperbolaAvx2);
+}
+
+#[test]
 fn fancy() {
     check(Backend::FancyMagic);
 }

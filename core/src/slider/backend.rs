@@ -5,8 +5,8 @@ use core::str::FromStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::{
-    BlackMagic, FancyMagic, Hyperbola, KoggeStone, KoggeStoneAvx2, KoggeStoneAvx512, Pext,
-    PextPdep, Reference, Slider, cpu,
+    BlackMagic, FancyMagic, Hyperbola, HyperbolaAvx2, KoggeStone, KoggeStoneAvx2, KoggeStoneAvx512,
+    Pext, PextPdep, Reference, Slider, cpu,
 };
 
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
@@ -51,6 +51,8 @@ pub enum Backend {
     KoggeStoneAvx512,
     /// [`Hyperbola`]: hyperbola quintessence.
     Hyperbola,
+    /// [`HyperbolaAvx2`]: hyperbola quintessence, the four lines in AVX2 lanes.
+    HyperbolaAvx2,
     /// [`FancyMagic`]: variable-shift magics.
     FancyMagic,
     /// [`BlackMagic`]: fixed-shift black magics, packed.
@@ -94,12 +96,13 @@ static BEST: AtomicU8 = AtomicU8::new(0);
 
 impl Backend {
     /// Every backend, slowest (the oracle) first.
-    pub const ALL: [Backend; 9] = [
+    pub const ALL: [Backend; 10] = [
         Backend::Reference,
         Backend::KoggeStone,
         Backend::KoggeStoneAvx2,
         Backend::KoggeStoneAvx512,
         Backend::Hyperbola,
+        Backend::HyperbolaAvx2,
         Backend::FancyMagic,
         Backend::BlackMagic,
         Backend::Pext,
@@ -114,6 +117,7 @@ impl Backend {
             Backend::KoggeStoneAvx2 => KoggeStoneAvx2::NAME,
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::NAME,
             Backend::Hyperbola => Hyperbola::NAME,
+            Backend::HyperbolaAvx2 => HyperbolaAvx2::NAME,
             Backend::FancyMagic => FancyMagic::NAME,
             Backend::BlackMagic => BlackMagic::NAME,
             Backend::Pext => Pext::NAME,
@@ -129,6 +133,7 @@ impl Backend {
             Backend::KoggeStoneAvx2 => KoggeStoneAvx2::TABLE_BYTES,
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::TABLE_BYTES,
             Backend::Hyperbola => Hyperbola::TABLE_BYTES,
+            Backend::HyperbolaAvx2 => HyperbolaAvx2::TABLE_BYTES,
             Backend::FancyMagic => FancyMagic::TABLE_BYTES,
             Backend::BlackMagic => BlackMagic::TABLE_BYTES,
             Backend::Pext => Pext::TABLE_BYTES,
@@ -144,6 +149,7 @@ impl Backend {
             Backend::KoggeStoneAvx2 => KoggeStoneAvx2::is_available(),
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::is_available(),
             Backend::Hyperbola => Hyperbola::is_available(),
+            Backend::HyperbolaAvx2 => HyperbolaAvx2::is_available(),
             Backend::FancyMagic => FancyMagic::is_available(),
             Backend::BlackMagic => BlackMagic::is_available(),
             Backend::Pext => Pext::is_available(),
@@ -204,6 +210,7 @@ impl Backend {
             Backend::KoggeStoneAvx2 => KoggeStoneAvx2::new().map(|slider| slider.run(job)),
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::new().map(|slider| slider.run(job)),
             Backend::Hyperbola => Hyperbola::new().map(|slider| slider.run(job)),
+            Backend::HyperbolaAvx2 => HyperbolaAvx2::new().map(|slider| slider.run(job)),
             Backend::FancyMagic => FancyMagic::new().map(|slider| slider.run(job)),
             Backend::BlackMagic => BlackMagic::new().map(|slider| slider.run(job)),
             Backend::Pext => Pext::new().map(|slider| slider.run(job)),

@@ -25,31 +25,42 @@ struct Lines {
     anti_diagonal: u64,
 }
 
-const fn lines_of(square: usize) -> Lines {
+/// The four lines through `square`, the square itself left out: file, rank, diagonal and
+/// anti-diagonal.
+pub(super) const fn line_masks(square: usize) -> [u64; 4] {
     let (file, rank) = ((square % 8) as i32, (square / 8) as i32);
-    let mut lines = Lines {
-        file: 0,
-        diagonal: 0,
-        anti_diagonal: 0,
-    };
+    let mut lines = [0u64; 4];
     let mut other = 0;
     while other < 64 {
         let (f, r) = ((other % 8) as i32, (other / 8) as i32);
         if other != square {
             let bit = 1u64 << other;
-            if f == file {
-                lines.file |= bit;
-            }
-            if f - file == r - rank {
-                lines.diagonal |= bit;
-            }
-            if f - file == rank - r {
-                lines.anti_diagonal |= bit;
+            let on = [
+                f == file,
+                r == rank,
+                f - file == r - rank,
+                f - file == rank - r,
+            ];
+            let mut line = 0;
+            while line < 4 {
+                if on[line] {
+                    lines[line] |= bit;
+                }
+                line += 1;
             }
         }
         other += 1;
     }
     lines
+}
+
+const fn lines_of(square: usize) -> Lines {
+    let [file, _, diagonal, anti_diagonal] = line_masks(square);
+    Lines {
+        file,
+        diagonal,
+        anti_diagonal,
+    }
 }
 
 static LINES: [Lines; 64] = {

@@ -13,6 +13,8 @@ use core::arch::x86_64::*;
 
 use crate::{Bitboard, Square};
 
+#[cfg(target_arch = "x86_64")]
+use super::compiled_for;
 #[cfg(not(target_arch = "x86_64"))]
 use super::kogge_stone::{kogge_stone_bishops, kogge_stone_rooks};
 use super::{Slider, SliderJob, cpu};
@@ -34,6 +36,21 @@ mod x86 {
     const RANK_1: i64 = Bitboard::RANK_1.0 as i64;
     const RANK_8: i64 = Bitboard::RANK_8.0 as i64;
 
+    /// Per direction, in lane order (north, north-east, east, south-east, south, south-west,
+    /// west, north-west: even rook, odd bishop): the left rotation of one step, and the squares
+    /// a step may land on (not across a file edge, not where wrapped bits arrive).
+    const ROTATE: [i64; 8] = [8, 9, 1, 57, 56, 55, 63, 7];
+    const LANDS: [i64; 8] = [
+        !RANK_1,
+        !(RANK_1 | FILE_A),
+        !FILE_A,
+        !(RANK_8 | FILE_A),
+        !RANK_8,
+        !(RANK_8 | FILE_H),
+        !FILE_H,
+        !(RANK_1 | FILE_H),
+    ];
+
     /// The union of the rook-direction floods of `rooks` and of the bishop-direction floods of
     /// `bishops`, through the empty squares of `occupancy`.
     ///
@@ -49,20 +66,10 @@ mod x86 {
     #[inline]
     pub(super) unsafe fn fill_avx512(rooks: u64, bishops: u64, occupancy: u64) -> (u64, u64) {
         let lanes = |v: [i64; 8]| _mm512_set_epi64(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]);
-        let rotate = [8, 9, 1, 57, 56, 55, 63, 7];
-        let step = lanes(rotate);
-        let step2 = lanes(rotate.map(|r| 2 * r % 64));
-        let step4 = lanes(rotate.map(|r| 4 * r % 64));
-        let lands = lanes([
-            !RANK_1,
-            !(RANK_1 | FILE_A),
-            !FILE_A,
-            !(RANK_8 | FILE_A),
-            !RANK_8,
-            !(RANK_8 | FILE_H),
-            !FILE_H,
-            !(RANK_1 | FILE_H),
-        ]);
+        let step = lanes(ROTATE);
+        let step2 = lanes(ROTATE.map(|r| 2 * r % 64));
+        let step4 = lanes(ROTATE.map(|r| 4 * r % 64));
+        let lands = lanes(LANDS);
         let (r, b) = (rooks as i64, bishops as i64);
         let mut flood = _mm512_set_epi64(b, r, b, r, b, r, b, r);
         let mut open = _mm512_and_si512(_mm512_set1_epi64(!occupancy as i64), lands);
@@ -82,6 +89,55 @@ mod x86 {
             _mm512_mask_reduce_or_epi64(0b0101_0101, attacks) as u64,
             _mm512_mask_reduce_or_epi64(0b1010_1010, attacks) as u64,
         )
+    }
+
+    /// The attacks of eight pieces at once, one per lane (`pieces[i]` one bit, or none), each
+    /// through its own occupancy, along the rook (`first = 0`) or bishop (`first = 1`)
+    /// directions of [`ROTATE`], one direction after another.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) unsafe fn batch_avx512(
+        pieces: [u64; 8],
+        occupancies: [u64; 8],
+        first: usize,
+    ) -> [u64; 8] {
+        let lanes = |v: [u64; 8]| {
+            let v = v.map(|x| x as i64);
+            _mm512_set_epi64(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0])
+        };
+        let generators = lanes(pieces);
+        let empty = _mm512_xor_si512(lanes(occupancies), _mm512_set1_epi64(-1));
+        let mut attacks = _mm512_setzero_si512();
+        for direction in (first..8).step_by(2) {
+            let rotate = ROTATE[direction];
+            let lands = _mm512_set1_epi64(LANDS[direction]);
+            let mut flood = generators;
+            let mut open = _mm512_and_si512(empty, lands);
+            for step in [rotate, 2 * rotate % 64] {
+                let step = _mm512_set1_epi64(step);
+                flood = _mm512_or_si512(
+                    flood,
+                    _mm512_and_si512(open, _mm512_rolv_epi64(flood, step)),
+                );
+                open = _mm512_and_si512(open, _mm512_rolv_epi64(open, step));
+            }
+            let step4 = _mm512_set1_epi64(4 * rotate % 64);
+            flood = _mm512_or_si512(
+                flood,
+                _mm512_and_si512(open, _mm512_rolv_epi64(flood, step4)),
+            );
+            let step = _mm512_set1_epi64(rotate);
+            attacks = _mm512_or_si512(
+                attacks,
+                _mm512_and_si512(_mm512_rolv_epi64(flood, step), lands),
+            );
+        }
+        // SAFETY: `__m512i` and `[u64; 8]` are both 64 bytes of plain integers.
+        unsafe { core::mem::transmute::<__m512i, [u64; 8]>(attacks) }
     }
 
     /// As [`fill_avx512`] with AVX2: lanes `[north, north-east, east, north-west]` shift left
@@ -134,31 +190,42 @@ mod x86 {
             _mm_extract_epi64::<1>(folded) as u64,
         )
     }
+}
 
-    /// Runs `job` inside a function compiled for AVX-512F, so that its lookups inline.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX-512F.
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn run_avx512<J: SliderJob, S: Slider>(job: J, slider: S) -> J::Output {
-        job.run(slider)
-    }
-
-    /// Runs `job` inside a function compiled for AVX2.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn run_avx2<J: SliderJob, S: Slider>(job: J, slider: S) -> J::Output {
-        job.run(slider)
+impl KoggeStoneAvx512 {
+    /// Answers `queries` eight per pass (see [`Slider::rook_attacks_batch`]): rook
+    /// directions for `first = 0`, bishop for `first = 1`.
+    #[inline]
+    fn batch(self, queries: &[(Square, Bitboard)], attacks: &mut [Bitboard], first: usize) {
+        let len = queries.len().min(attacks.len());
+        for (queries, attacks) in queries[..len].chunks(8).zip(attacks[..len].chunks_mut(8)) {
+            let (mut pieces, mut occupancies) = ([0u64; 8], [0u64; 8]);
+            for (lane, &(square, occupancy)) in queries.iter().enumerate() {
+                pieces[lane] = square.bitboard().0;
+                occupancies[lane] = occupancy.0;
+            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a value of this type exists only where AVX-512F does.
+            let answers = unsafe { x86::batch_avx512(pieces, occupancies, first) };
+            #[cfg(not(target_arch = "x86_64"))]
+            let answers = core::array::from_fn::<u64, 8, _>(|lane| {
+                let (piece, occupancy) = (Bitboard(pieces[lane]), Bitboard(occupancies[lane]));
+                if first == 0 {
+                    kogge_stone_rooks(piece, occupancy).0
+                } else {
+                    kogge_stone_bishops(piece, occupancy).0
+                }
+            });
+            for (attack, answer) in attacks.iter_mut().zip(answers) {
+                *attack = Bitboard(answer);
+            }
+        }
     }
 }
 
-/// Implements the backend on top of its two-set fill.
+/// Implements the backend on top of its two-set fill (and, where given, its batch).
 macro_rules! simd_kogge_stone {
-    ($backend:ident, $name:literal, $available:path, $fill:ident, $run:ident) => {
+    ($backend:ident, $name:literal, $available:path, $fill:ident, $run:ident $(, $batch:ident)?) => {
         impl $backend {
             /// The squares attacked by all of `rooks` along files and ranks, and by all of
             /// `bishops` along diagonals, in one pass: pass the queens in both.
@@ -230,12 +297,24 @@ macro_rules! simd_kogge_stone {
                 rook | bishop
             }
 
+            $(
+                #[inline]
+                fn rook_attacks_batch(self, queries: &[(Square, Bitboard)], attacks: &mut [Bitboard]) {
+                    self.$batch(queries, attacks, 0);
+                }
+
+                #[inline]
+                fn bishop_attacks_batch(self, queries: &[(Square, Bitboard)], attacks: &mut [Bitboard]) {
+                    self.$batch(queries, attacks, 1);
+                }
+            )?
+
             #[inline]
             fn run<J: SliderJob>(self, job: J) -> J::Output {
                 #[cfg(target_arch = "x86_64")]
                 {
                     // SAFETY: a value of this type exists only where its instructions do.
-                    unsafe { x86::$run(job, self) }
+                    unsafe { compiled_for::$run(job, self) }
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 {
@@ -251,7 +330,8 @@ simd_kogge_stone!(
     "kogge-stone-avx512",
     cpu::has_avx512f,
     fill_avx512,
-    run_avx512
+    run_avx512,
+    batch
 );
 simd_kogge_stone!(
     KoggeStoneAvx2,

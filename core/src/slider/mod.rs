@@ -44,8 +44,10 @@
 
 mod backend;
 mod bmi2;
+mod compiled_for;
 mod cpu;
 mod hyperbola;
+mod hyperbola_avx2;
 mod kogge_stone;
 mod kogge_stone_simd;
 mod magic;
@@ -55,6 +57,7 @@ mod reference;
 
 pub use backend::{Backend, BackendError, SliderJob};
 pub use hyperbola::Hyperbola;
+pub use hyperbola_avx2::HyperbolaAvx2;
 pub use kogge_stone::{KoggeStone, kogge_stone_bishops, kogge_stone_rooks};
 pub use kogge_stone_simd::{KoggeStoneAvx2, KoggeStoneAvx512};
 pub use magic::{BlackMagic, FancyMagic};
@@ -104,6 +107,34 @@ pub trait Slider: Copy + Send + Sync + 'static {
     #[inline(always)]
     fn queen_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
         self.rook_attacks(square, occupancy) | self.bishop_attacks(square, occupancy)
+    }
+
+    /// Rook attacks for many `(square, occupancy)` queries: `attacks[i]` for `queries[i]`, as
+    /// far as the shorter slice goes. Backends that answer several queries per instruction
+    /// override it ([`KoggeStoneAvx512`]: eight per pass); the others loop.
+    ///
+    /// ```
+    /// use bitforge::slider::{Hyperbola, Reference, Slider};
+    /// use bitforge::{Bitboard, Square};
+    ///
+    /// let queries = [(Square::A1, Bitboard::EMPTY), (Square::D4, Square::D6.bitboard())];
+    /// let mut attacks = [Bitboard::EMPTY; 2];
+    /// Hyperbola.rook_attacks_batch(&queries, &mut attacks);
+    /// assert_eq!(attacks[1], Reference.rook_attacks(Square::D4, Square::D6.bitboard()));
+    /// ```
+    #[inline]
+    fn rook_attacks_batch(self, queries: &[(Square, Bitboard)], attacks: &mut [Bitboard]) {
+        for (attack, &(square, occupancy)) in attacks.iter_mut().zip(queries) {
+            *attack = self.rook_attacks(square, occupancy);
+        }
+    }
+
+    /// Bishop attacks for many queries (see [`rook_attacks_batch`](Self::rook_attacks_batch)).
+    #[inline]
+    fn bishop_attacks_batch(self, queries: &[(Square, Bitboard)], attacks: &mut [Bitboard]) {
+        for (attack, &(square, occupancy)) in attacks.iter_mut().zip(queries) {
+            *attack = self.bishop_attacks(square, occupancy);
+        }
     }
 
     /// Runs `job` with this backend. Backends whose instructions need a target feature that the

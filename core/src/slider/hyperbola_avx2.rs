@@ -1,0 +1,164 @@
+//! Hyperbola quintessence with the four lines through a square in the four lanes of one AVX2
+//! register (file, rank, diagonal, anti-diagonal), so rook and bishop come from one pass, the
+//! way Stockfish's 2026 AVX2 slider code does it.
+//!
+//! The downward half needs the board reversed. Files and diagonals only need the ranks
+//! mirrored (a byte swap), but a rank needs its bits mirrored too, so the lanes use a full
+//! 64-bit bit reversal: `vpshufb` swaps the bytes and a nibble table (`vpshufb` again)
+//! reverses the bits within each byte. No first-rank table is needed.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use crate::{Bitboard, Square};
+
+#[cfg(not(target_arch = "x86_64"))]
+use super::Hyperbola;
+#[cfg(target_arch = "x86_64")]
+use super::compiled_for;
+use super::hyperbola::line_masks;
+use super::{Slider, SliderJob, cpu};
+
+/// Hyperbola quintessence on all four lines through a square at once, in AVX2 lanes.
+#[derive(Clone, Copy, Debug)]
+pub struct HyperbolaAvx2(());
+
+/// Per square, its file, rank, diagonal and anti-diagonal without the square (2 KiB).
+static LINES: [[u64; 4]; 64] = {
+    let mut table = [[0; 4]; 64];
+    let mut square = 0;
+    while square < 64 {
+        table[square] = line_masks(square);
+        square += 1;
+    }
+    table
+};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::*;
+
+    /// Reverses the 64 bits of each lane. (A safe `target_feature` function: only callers
+    /// compiled for AVX2 can call it without `unsafe`.)
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn reverse_bits(x: __m256i) -> __m256i {
+        // Byte `i` of each lane takes byte `7 - i` (the shuffle indexes within 128-bit halves).
+        let byte_swap = _mm256_set_epi8(
+            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
+            1, 2, 3, 4, 5, 6, 7,
+        );
+        let swapped = _mm256_shuffle_epi8(x, byte_swap);
+        // A reversed nibble `n` is `REVERSED[n]`; the low nibble goes high and the high low.
+        let reversed_to_high = _mm256_set_epi8(
+            -16, 112, -80, 48, -48, 80, -112, 16, -32, 96, -96, 32, -64, 64, -128, 0, -16, 112,
+            -80, 48, -48, 80, -112, 16, -32, 96, -96, 32, -64, 64, -128, 0,
+        );
+        let reversed_to_low = _mm256_set_epi8(
+            15, 7, 11, 3, 13, 5, 9, 1, 14, 6, 10, 2, 12, 4, 8, 0, 15, 7, 11, 3, 13, 5, 9, 1, 14, 6,
+            10, 2, 12, 4, 8, 0,
+        );
+        let nibble = _mm256_set1_epi8(0x0F);
+        let low = _mm256_and_si256(swapped, nibble);
+        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(swapped), nibble);
+        _mm256_or_si256(
+            _mm256_shuffle_epi8(reversed_to_high, low),
+            _mm256_shuffle_epi8(reversed_to_low, high),
+        )
+    }
+
+    /// The rook (file and rank) and bishop (both diagonals) attacks from `square`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn attacks(square: usize, occupancy: u64) -> (u64, u64) {
+        let [file, rank, diagonal, anti] = LINES[square & 63].map(|line| line as i64);
+        let lines = _mm256_set_epi64x(anti, diagonal, rank, file);
+        let on_lines = _mm256_and_si256(_mm256_set1_epi64x(occupancy as i64), lines);
+        // Twice the slider's bit, and twice its mirrored bit (0 when the doubling leaves the
+        // board, which is right: nothing lies beyond).
+        let twice = _mm256_set1_epi64x((1u64 << (square & 63)).wrapping_shl(1) as i64);
+        let twice_mirrored =
+            _mm256_set1_epi64x((1u64 << (63 - (square & 63))).wrapping_shl(1) as i64);
+        let upward = _mm256_sub_epi64(on_lines, twice);
+        let downward = reverse_bits(_mm256_sub_epi64(reverse_bits(on_lines), twice_mirrored));
+        let attacks = _mm256_and_si256(_mm256_xor_si256(upward, downward), lines);
+        let rook = _mm256_castsi256_si128(attacks);
+        let bishop = _mm256_extracti128_si256::<1>(attacks);
+        (
+            (_mm_cvtsi128_si64(rook) | _mm_extract_epi64::<1>(rook)) as u64,
+            (_mm_cvtsi128_si64(bishop) | _mm_extract_epi64::<1>(bishop)) as u64,
+        )
+    }
+}
+
+impl HyperbolaAvx2 {
+    /// Rook and bishop attacks from `square` in one pass: a queen's two halves.
+    #[inline(always)]
+    pub fn rook_and_bishop_attacks(
+        self,
+        square: Square,
+        occupancy: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: a value of this type exists only where AVX2 does.
+            let (rook, bishop) = unsafe { x86::attacks(square.index(), occupancy.0) };
+            (Bitboard(rook), Bitboard(bishop))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            (
+                Hyperbola.rook_attacks(square, occupancy),
+                Hyperbola.bishop_attacks(square, occupancy),
+            )
+        }
+    }
+}
+
+impl Slider for HyperbolaAvx2 {
+    const NAME: &'static str = "hyperbola-avx2";
+    const TABLE_BYTES: usize = size_of_val(&LINES);
+
+    #[inline]
+    fn is_available() -> bool {
+        cpu::has_avx2()
+    }
+
+    #[inline]
+    unsafe fn new_unchecked() -> Self {
+        HyperbolaAvx2(())
+    }
+
+    #[inline(always)]
+    fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
+        self.rook_and_bishop_attacks(square, occupancy).0
+    }
+
+    #[inline(always)]
+    fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
+        self.rook_and_bishop_attacks(square, occupancy).1
+    }
+
+    #[inline(always)]
+    fn queen_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
+        let (rook, bishop) = self.rook_and_bishop_attacks(square, occupancy);
+        rook | bishop
+    }
+
+    #[inline]
+    fn run<J: SliderJob>(self, job: J) -> J::Output {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: a value of this type exists only where AVX2 does.
+            unsafe { compiled_for::run_avx2(job, self) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            job.run(self)
+        }
+    }
+}
