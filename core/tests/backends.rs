@@ -137,6 +137,12 @@ fn hyperbola_avx2_agrees() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn hyperbola_gfni_agrees() {
+    check(Backend::HyperbolaGfni);
+}
+
+#[test]
 fn fancy_magic_agrees() {
     check(Backend::FancyMagic);
 }
@@ -172,6 +178,7 @@ fn every_backend_is_in_the_list_once_with_its_name() {
             "kogge-stone-avx512",
             "hyperbola",
             "hyperbola-avx2",
+            "hyperbola-gfni",
             "fancy",
             "black",
             "pext",
@@ -344,6 +351,7 @@ fn batched_lookups_agree() {
                 Backend::KoggeStoneAvx2
                     | Backend::KoggeStoneAvx512
                     | Backend::HyperbolaAvx2
+                    | Backend::HyperbolaGfni
                     | Backend::Pext
                     | Backend::PextPdep
             );

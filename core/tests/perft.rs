@@ -105,6 +105,12 @@ fn hyperbola_avx2() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "SIMD intrinsics")]
+fn hyperbola_gfni() {
+    check(Backend::HyperbolaGfni);
+}
+
+#[test]
 fn fancy() {
     check(Backend::FancyMagic);
 }

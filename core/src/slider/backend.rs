@@ -5,8 +5,8 @@ use core::str::FromStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::{
-    BlackMagic, FancyMagic, Hyperbola, HyperbolaAvx2, KoggeStone, KoggeStoneAvx2, KoggeStoneAvx512,
-    Pext, PextPdep, Reference, Slider, cpu,
+    BlackMagic, FancyMagic, Hyperbola, HyperbolaAvx2, HyperbolaGfni, KoggeStone, KoggeStoneAvx2,
+    KoggeStoneAvx512, Pext, PextPdep, Reference, Slider, cpu,
 };
 
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
@@ -53,6 +53,8 @@ pub enum Backend {
     Hyperbola,
     /// [`HyperbolaAvx2`]: hyperbola quintessence, the four lines in AVX2 lanes.
     HyperbolaAvx2,
+    /// [`HyperbolaGfni`]: the same, bits reversed with GFNI.
+    HyperbolaGfni,
     /// [`FancyMagic`]: variable-shift magics.
     FancyMagic,
     /// [`BlackMagic`]: fixed-shift black magics, packed.
@@ -96,13 +98,14 @@ static BEST: AtomicU8 = AtomicU8::new(0);
 
 impl Backend {
     /// Every backend, slowest (the oracle) first.
-    pub const ALL: [Backend; 10] = [
+    pub const ALL: [Backend; 11] = [
         Backend::Reference,
         Backend::KoggeStone,
         Backend::KoggeStoneAvx2,
         Backend::KoggeStoneAvx512,
         Backend::Hyperbola,
         Backend::HyperbolaAvx2,
+        Backend::HyperbolaGfni,
         Backend::FancyMagic,
         Backend::BlackMagic,
         Backend::Pext,
@@ -118,6 +121,7 @@ impl Backend {
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::NAME,
             Backend::Hyperbola => Hyperbola::NAME,
             Backend::HyperbolaAvx2 => HyperbolaAvx2::NAME,
+            Backend::HyperbolaGfni => HyperbolaGfni::NAME,
             Backend::FancyMagic => FancyMagic::NAME,
             Backend::BlackMagic => BlackMagic::NAME,
             Backend::Pext => Pext::NAME,
@@ -134,6 +138,7 @@ impl Backend {
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::TABLE_BYTES,
             Backend::Hyperbola => Hyperbola::TABLE_BYTES,
             Backend::HyperbolaAvx2 => HyperbolaAvx2::TABLE_BYTES,
+            Backend::HyperbolaGfni => HyperbolaGfni::TABLE_BYTES,
             Backend::FancyMagic => FancyMagic::TABLE_BYTES,
             Backend::BlackMagic => BlackMagic::TABLE_BYTES,
             Backend::Pext => Pext::TABLE_BYTES,
@@ -150,6 +155,7 @@ impl Backend {
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::is_available(),
             Backend::Hyperbola => Hyperbola::is_available(),
             Backend::HyperbolaAvx2 => HyperbolaAvx2::is_available(),
+            Backend::HyperbolaGfni => HyperbolaGfni::is_available(),
             Backend::FancyMagic => FancyMagic::is_available(),
             Backend::BlackMagic => BlackMagic::is_available(),
             Backend::Pext => Pext::is_available(),
@@ -211,6 +217,7 @@ impl Backend {
             Backend::KoggeStoneAvx512 => KoggeStoneAvx512::new().map(|slider| slider.run(job)),
             Backend::Hyperbola => Hyperbola::new().map(|slider| slider.run(job)),
             Backend::HyperbolaAvx2 => HyperbolaAvx2::new().map(|slider| slider.run(job)),
+            Backend::HyperbolaGfni => HyperbolaGfni::new().map(|slider| slider.run(job)),
             Backend::FancyMagic => FancyMagic::new().map(|slider| slider.run(job)),
             Backend::BlackMagic => BlackMagic::new().map(|slider| slider.run(job)),
             Backend::Pext => Pext::new().map(|slider| slider.run(job)),

@@ -24,3 +24,13 @@ pub(super) unsafe fn run_avx512<J: SliderJob, S: Slider>(job: J, slider: S) -> J
 pub(super) unsafe fn run_avx2<J: SliderJob, S: Slider>(job: J, slider: S) -> J::Output {
     job.run(slider)
 }
+
+/// Runs `job` inside a function compiled for AVX2 and GFNI.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and GFNI.
+#[target_feature(enable = "avx2,gfni")]
+pub(super) unsafe fn run_avx2_gfni<J: SliderJob, S: Slider>(job: J, slider: S) -> J::Output {
+    job.run(slider)
+}

@@ -35,6 +35,12 @@ pub(crate) fn has_avx512f() -> bool {
     cfg!(all(target_arch = "x86_64", target_feature = "avx512f")) || detected!("avx512f")
 }
 
+/// Whether GFNI (Galois-field byte instructions) exists here, compiled in or detected.
+#[inline]
+pub(crate) fn has_gfni() -> bool {
+    cfg!(all(target_arch = "x86_64", target_feature = "gfni")) || detected!("gfni")
+}
+
 /// The vendor and display family of this CPU, from `CPUID` leaves 0 and 1.
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn vendor_and_family() -> ([u8; 12], u32) {

@@ -5,7 +5,8 @@
 //! The downward half needs the board reversed. Files and diagonals only need the ranks
 //! mirrored (a byte swap), but a rank needs its bits mirrored too, so the lanes use a full
 //! 64-bit bit reversal: `vpshufb` swaps the bytes and a nibble table (`vpshufb` again)
-//! reverses the bits within each byte. No first-rank table is needed.
+//! reverses the bits within each byte. No first-rank table is needed. [`HyperbolaGfni`] does
+//! the within-byte reversal with one GFNI affine transform instead.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -22,6 +23,11 @@ use super::{Slider, SliderJob, cpu};
 /// Hyperbola quintessence on all four lines through a square at once, in AVX2 lanes.
 #[derive(Clone, Copy, Debug)]
 pub struct HyperbolaAvx2(());
+
+/// [`HyperbolaAvx2`] with the bits of each byte reversed by one GFNI instruction
+/// (`vgf2p8affineqb`) instead of two nibble-table shuffles: the GFNI experiment.
+#[derive(Clone, Copy, Debug)]
+pub struct HyperbolaGfni(());
 
 /// Per square, its file, rank, diagonal and anti-diagonal without the square (2 KiB).
 static LINES: [[u64; 4]; 64] = {
@@ -67,98 +73,140 @@ mod x86 {
         )
     }
 
-    /// The rook (file and rank) and bishop (both diagonals) attacks from `square`.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
+    /// Reverses the bits within each byte with one GF(2) affine transform (`vgf2p8affineqb`
+    /// with the anti-diagonal bit matrix), after the same byte swap.
+    #[target_feature(enable = "avx2,gfni")]
     #[inline]
-    pub(super) unsafe fn attacks(square: usize, occupancy: u64) -> (u64, u64) {
-        let [file, rank, diagonal, anti] = LINES[square & 63].map(|line| line as i64);
-        let lines = _mm256_set_epi64x(anti, diagonal, rank, file);
-        let on_lines = _mm256_and_si256(_mm256_set1_epi64x(occupancy as i64), lines);
-        // Twice the slider's bit, and twice its mirrored bit (0 when the doubling leaves the
-        // board, which is right: nothing lies beyond).
-        let twice = _mm256_set1_epi64x((1u64 << (square & 63)).wrapping_shl(1) as i64);
-        let twice_mirrored =
-            _mm256_set1_epi64x((1u64 << (63 - (square & 63))).wrapping_shl(1) as i64);
-        let upward = _mm256_sub_epi64(on_lines, twice);
-        let downward = reverse_bits(_mm256_sub_epi64(reverse_bits(on_lines), twice_mirrored));
-        let attacks = _mm256_and_si256(_mm256_xor_si256(upward, downward), lines);
-        let rook = _mm256_castsi256_si128(attacks);
-        let bishop = _mm256_extracti128_si256::<1>(attacks);
-        (
-            (_mm_cvtsi128_si64(rook) | _mm_extract_epi64::<1>(rook)) as u64,
-            (_mm_cvtsi128_si64(bishop) | _mm_extract_epi64::<1>(bishop)) as u64,
-        )
+    fn reverse_bits_gfni(x: __m256i) -> __m256i {
+        let byte_swap = _mm256_set_epi8(
+            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
+            1, 2, 3, 4, 5, 6, 7,
+        );
+        let mirror = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+        _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_shuffle_epi8(x, byte_swap), mirror)
     }
+
+    /// Defines the four-lane hyperbola for one way of reversing bits and the features it needs.
+    macro_rules! four_lines {
+        ($name:ident, $features:literal, $reverse:ident) => {
+            /// The rook (file and rank) and bishop (both diagonals) attacks from `square`.
+            ///
+            /// # Safety
+            ///
+            #[doc = concat!("The CPU must support ", $features, ".")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            pub(super) unsafe fn $name(square: usize, occupancy: u64) -> (u64, u64) {
+                let square = square & 63;
+                let [file, rank, diagonal, anti] = LINES[square].map(|line| line as i64);
+                let lines = _mm256_set_epi64x(anti, diagonal, rank, file);
+                let on_lines = _mm256_and_si256(_mm256_set1_epi64x(occupancy as i64), lines);
+                // Twice the slider's bit, and twice its mirrored bit (0 when the doubling
+                // leaves the board, which is right: nothing lies beyond).
+                let twice = _mm256_set1_epi64x((1u64 << square).wrapping_shl(1) as i64);
+                let twice_mirrored =
+                    _mm256_set1_epi64x((1u64 << (63 - square)).wrapping_shl(1) as i64);
+                let upward = _mm256_sub_epi64(on_lines, twice);
+                let downward = $reverse(_mm256_sub_epi64($reverse(on_lines), twice_mirrored));
+                let attacks = _mm256_and_si256(_mm256_xor_si256(upward, downward), lines);
+                let rook = _mm256_castsi256_si128(attacks);
+                let bishop = _mm256_extracti128_si256::<1>(attacks);
+                (
+                    (_mm_cvtsi128_si64(rook) | _mm_extract_epi64::<1>(rook)) as u64,
+                    (_mm_cvtsi128_si64(bishop) | _mm_extract_epi64::<1>(bishop)) as u64,
+                )
+            }
+        };
+    }
+
+    four_lines!(attacks_avx2, "avx2", reverse_bits);
+    four_lines!(attacks_gfni, "avx2,gfni", reverse_bits_gfni);
 }
 
-impl HyperbolaAvx2 {
-    /// Rook and bishop attacks from `square` in one pass: a queen's two halves.
-    #[inline(always)]
-    pub fn rook_and_bishop_attacks(
-        self,
-        square: Square,
-        occupancy: Bitboard,
-    ) -> (Bitboard, Bitboard) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: a value of this type exists only where AVX2 does.
-            let (rook, bishop) = unsafe { x86::attacks(square.index(), occupancy.0) };
-            (Bitboard(rook), Bitboard(bishop))
+/// Implements a four-lane hyperbola backend on top of its `x86` function.
+macro_rules! four_lane_backend {
+    ($backend:ident, $name:literal, $available:expr, $attacks:ident, $run:ident) => {
+        impl $backend {
+            /// Rook and bishop attacks from `square` in one pass: a queen's two halves.
+            #[inline(always)]
+            pub fn rook_and_bishop_attacks(
+                self,
+                square: Square,
+                occupancy: Bitboard,
+            ) -> (Bitboard, Bitboard) {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: a value of this type exists only where its features do.
+                    let (rook, bishop) = unsafe { x86::$attacks(square.index(), occupancy.0) };
+                    (Bitboard(rook), Bitboard(bishop))
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    (
+                        Hyperbola.rook_attacks(square, occupancy),
+                        Hyperbola.bishop_attacks(square, occupancy),
+                    )
+                }
+            }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            (
-                Hyperbola.rook_attacks(square, occupancy),
-                Hyperbola.bishop_attacks(square, occupancy),
-            )
+
+        impl Slider for $backend {
+            const NAME: &'static str = $name;
+            const TABLE_BYTES: usize = size_of_val(&LINES);
+
+            #[inline]
+            fn is_available() -> bool {
+                $available
+            }
+
+            #[inline]
+            unsafe fn new_unchecked() -> Self {
+                $backend(())
+            }
+
+            #[inline(always)]
+            fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
+                self.rook_and_bishop_attacks(square, occupancy).0
+            }
+
+            #[inline(always)]
+            fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
+                self.rook_and_bishop_attacks(square, occupancy).1
+            }
+
+            #[inline(always)]
+            fn queen_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
+                let (rook, bishop) = self.rook_and_bishop_attacks(square, occupancy);
+                rook | bishop
+            }
+
+            #[inline]
+            fn run<J: SliderJob>(self, job: J) -> J::Output {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // SAFETY: a value of this type exists only where its features do.
+                    unsafe { compiled_for::$run(job, self) }
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    job.run(self)
+                }
+            }
         }
-    }
+    };
 }
 
-impl Slider for HyperbolaAvx2 {
-    const NAME: &'static str = "hyperbola-avx2";
-    const TABLE_BYTES: usize = size_of_val(&LINES);
-
-    #[inline]
-    fn is_available() -> bool {
-        cpu::has_avx2()
-    }
-
-    #[inline]
-    unsafe fn new_unchecked() -> Self {
-        HyperbolaAvx2(())
-    }
-
-    #[inline(always)]
-    fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        self.rook_and_bishop_attacks(square, occupancy).0
-    }
-
-    #[inline(always)]
-    fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        self.rook_and_bishop_attacks(square, occupancy).1
-    }
-
-    #[inline(always)]
-    fn queen_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        let (rook, bishop) = self.rook_and_bishop_attacks(square, occupancy);
-        rook | bishop
-    }
-
-    #[inline]
-    fn run<J: SliderJob>(self, job: J) -> J::Output {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: a value of this type exists only where AVX2 does.
-            unsafe { compiled_for::run_avx2(job, self) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            job.run(self)
-        }
-    }
-}
+four_lane_backend!(
+    HyperbolaAvx2,
+    "hyperbola-avx2",
+    cpu::has_avx2(),
+    attacks_avx2,
+    run_avx2
+);
+four_lane_backend!(
+    HyperbolaGfni,
+    "hyperbola-gfni",
+    cpu::has_avx2() && cpu::has_gfni(),
+    attacks_gfni,
+    run_avx2_gfni
+);

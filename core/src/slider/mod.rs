@@ -57,7 +57,7 @@ mod reference;
 
 pub use backend::{Backend, BackendError, SliderJob};
 pub use hyperbola::Hyperbola;
-pub use hyperbola_avx2::HyperbolaAvx2;
+pub use hyperbola_avx2::{HyperbolaAvx2, HyperbolaGfni};
 pub use kogge_stone::{KoggeStone, kogge_stone_bishops, kogge_stone_rooks};
 pub use kogge_stone_simd::{KoggeStoneAvx2, KoggeStoneAvx512};
 pub use magic::{BlackMagic, FancyMagic};
