@@ -10,6 +10,7 @@
 //! | [`KoggeStone`] | occluded fills, three doubling steps per direction | none |
 //! | [`KoggeStoneAvx2`], [`KoggeStoneAvx512`] | the same fills, directions in SIMD lanes | none |
 //! | [`Hyperbola`] | `o ^ (o - 2r)` with byte swaps; a first-rank table for ranks | 2 KiB |
+//! | [`HyperbolaAvx2`], [`HyperbolaGfni`] | the same on all four lines at once, in AVX2 lanes, with a full bit reversal | 2 KiB |
 //! | [`FancyMagic`] | `((occ & mask) * magic) >> shift`, variable shift, dense | 841 KiB |
 //! | [`BlackMagic`] | `((occ \| !mask) * magic) >> 52/55`, one overlapped table | see [`BlackMagic`] |
 //! | [`Pext`] | BMI2 `pext(occ, mask)` as the index, dense | 841 KiB |
