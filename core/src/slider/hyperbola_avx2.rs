@@ -44,17 +44,24 @@ static LINES: [[u64; 4]; 64] = {
 mod x86 {
     use super::*;
 
-    /// Reverses the 64 bits of each lane. (A safe `target_feature` function: only callers
-    /// compiled for AVX2 can call it without `unsafe`.)
+    /// Mirrors the bytes of each lane: byte `i` takes byte `7 - i` (the shuffle indexes within
+    /// 128-bit halves). (Safe `target_feature` functions: only callers compiled for the
+    /// feature can call them without `unsafe`.)
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn reverse_bits(x: __m256i) -> __m256i {
-        // Byte `i` of each lane takes byte `7 - i` (the shuffle indexes within 128-bit halves).
+    fn swap_bytes(x: __m256i) -> __m256i {
         let byte_swap = _mm256_set_epi8(
             8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
             1, 2, 3, 4, 5, 6, 7,
         );
-        let swapped = _mm256_shuffle_epi8(x, byte_swap);
+        _mm256_shuffle_epi8(x, byte_swap)
+    }
+
+    /// Reverses the 64 bits of each lane.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn reverse_bits(x: __m256i) -> __m256i {
+        let swapped = swap_bytes(x);
         // A reversed nibble `n` is `REVERSED[n]`; the low nibble goes high and the high low.
         let reversed_to_high = _mm256_set_epi8(
             -16, 112, -80, 48, -48, 80, -112, 16, -32, 96, -96, 32, -64, 64, -128, 0, -16, 112,
@@ -78,12 +85,8 @@ mod x86 {
     #[target_feature(enable = "avx2,gfni")]
     #[inline]
     fn reverse_bits_gfni(x: __m256i) -> __m256i {
-        let byte_swap = _mm256_set_epi8(
-            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
-            1, 2, 3, 4, 5, 6, 7,
-        );
         let mirror = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
-        _mm256_gf2p8affine_epi64_epi8::<0>(_mm256_shuffle_epi8(x, byte_swap), mirror)
+        _mm256_gf2p8affine_epi64_epi8::<0>(swap_bytes(x), mirror)
     }
 
     /// Defines the four-lane hyperbola for one way of reversing bits and the features it needs.
