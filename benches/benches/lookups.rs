@@ -1,14 +1,16 @@
-//! Slider lookups per backend and piece, over 65,536 random (square, occupancy) pairs at about
-//! 25% density (`random & random`):
+//! Slider lookups per backend and piece (and, with `--features peers`, the same lookups in
+//! cozy-chess, shakmaty and the chess crate). Criterion reports time per element: nanoseconds
+//! per lookup.
 //!
-//! - `throughput`: independent lookups, so the CPU overlaps them: the cost when many are in
-//!   flight, as in move generation.
-//! - `latency`: each occupancy depends on the previous result, so lookups run one after
-//!   another: the cost of one lookup on the critical path.
-//! - `batch`: all pairs through `rook_attacks_batch`/`bishop_attacks_batch`, answers stored:
-//!   eight per pass for `kogge-stone-avx512`, a loop of single lookups for the others.
-//!
-//! Criterion reports time per element: nanoseconds per lookup.
+//! - `throughput`: 65,536 random (square, occupancy) pairs at about 25% density, independent
+//!   lookups, so the CPU overlaps them: the cost when many are in flight, as in move generation.
+//! - `latency`: the same pairs, each occupancy depending on the previous result, so lookups run
+//!   one after another: the cost of one lookup on the critical path.
+//! - `real`: 65,536 lookups a move generator makes in the perft suites' positions and their
+//!   children (from each slider and each king), independent: real occupancies are sparser and
+//!   their squares cluster, which changes what the caches hold.
+//! - `batch`: the random pairs through `rook_attacks_batch`/`bishop_attacks_batch`, answers
+//!   stored: eight per pass for `kogge-stone-avx512`, a loop of single lookups for the others.
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
@@ -16,77 +18,88 @@ use std::hint::black_box;
 
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge::{Bitboard, Square};
-use bitforge_benches::split_mix;
-
-const PAIRS: usize = 65_536;
+use bitforge_benches::{LookupPiece, PAIRS, random_pairs, real_pairs};
 
 /// The square that carries the latency chain's dependency.
 const D4: u64 = 1 << 27;
 
-/// A fixed stream of pairs (SplitMix64), the same for every backend.
-fn random_pairs() -> Vec<(Square, Bitboard)> {
-    let mut state = 0x0B17_F06E;
-    let mut next = move || split_mix(&mut state);
-    (0..PAIRS)
-        .map(|_| {
-            (
-                Square::ALL[(next() % 64) as usize],
-                Bitboard(next() & next()),
-            )
-        })
-        .collect()
+/// The inputs of one piece's group.
+struct Inputs {
+    random: Vec<(Square, Bitboard)>,
+    real: Vec<(Square, Bitboard)>,
 }
 
-#[derive(Clone, Copy)]
-enum Piece {
-    Rook,
-    Bishop,
+/// Throughput, latency and real-occupancy lookups of one method, named `name`.
+fn bench_lookups<Sq: Copy>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    random: &[(Sq, u64)],
+    real: &[(Sq, u64)],
+    attacks: impl Fn(Sq, u64) -> u64 + Copy,
+) {
+    let summed = |pairs: &[(Sq, u64)]| {
+        let mut sum = 0u64;
+        for &(square, occupancy) in black_box(pairs) {
+            sum = sum.wrapping_add(attacks(square, occupancy));
+        }
+        sum
+    };
+    group
+        .bench_function(format!("throughput/{name}"), |b| b.iter(|| summed(random)))
+        .bench_function(format!("latency/{name}"), |b| {
+            b.iter(|| {
+                let mut last = 0u64;
+                for &(square, occupancy) in black_box(random) {
+                    // Whether the last answer holds d4 flips d4 in the next occupancy: a
+                    // true data dependency that keeps the occupancy random. (A corner bit
+                    // would not do: no slider's attacks depend on a corner, and the
+                    // compiler proves it for computed backends and drops the chain.)
+                    last = attacks(square, occupancy ^ (last & D4));
+                }
+                last
+            })
+        })
+        .bench_function(format!("real/{name}"), |b| b.iter(|| summed(real)));
+}
+
+/// The pairs with the occupancy as a plain `u64` and the square converted by `square`.
+fn converted<Sq>(pairs: &[(Square, Bitboard)], square: impl Fn(Square) -> Sq) -> Vec<(Sq, u64)> {
+    pairs.iter().map(|&(s, o)| (square(s), o.0)).collect()
 }
 
 struct Lookups<'a, 'g> {
     group: &'a mut BenchmarkGroup<'g, WallTime>,
-    pairs: &'a [(Square, Bitboard)],
-    piece: Piece,
+    inputs: &'a Inputs,
+    piece: LookupPiece,
 }
 
 impl SliderJob for Lookups<'_, '_> {
     type Output = ();
 
     fn run<S: Slider>(self, slider: S) {
-        let pairs = self.pairs;
-        let attacks = move |square, occupancy| match self.piece {
-            Piece::Rook => slider.rook_attacks(square, occupancy),
-            Piece::Bishop => slider.bishop_attacks(square, occupancy),
-        };
+        let piece = self.piece;
+        let random = converted(&self.inputs.random, |s| s);
+        let real = converted(&self.inputs.real, |s| s);
+        bench_lookups(
+            self.group,
+            S::NAME,
+            &random,
+            &real,
+            move |square, occupancy| match piece {
+                LookupPiece::Rook => slider.rook_attacks(square, Bitboard(occupancy)).0,
+                LookupPiece::Bishop => slider.bishop_attacks(square, Bitboard(occupancy)).0,
+            },
+        );
+        let pairs = &self.inputs.random;
         self.group
-            .bench_function(format!("throughput/{}", S::NAME), |b| {
-                b.iter(|| {
-                    let mut sum = 0u64;
-                    for &(square, occupancy) in black_box(pairs) {
-                        sum = sum.wrapping_add(attacks(square, occupancy).0);
-                    }
-                    sum
-                })
-            })
-            .bench_function(format!("latency/{}", S::NAME), |b| {
-                b.iter(|| {
-                    let mut last = Bitboard::EMPTY;
-                    for &(square, occupancy) in black_box(pairs) {
-                        // Whether the last answer holds d4 flips d4 in the next occupancy: a
-                        // true data dependency that keeps the occupancy random. (A corner bit
-                        // would not do: no slider's attacks depend on a corner, and the
-                        // compiler proves it for computed backends and drops the chain.)
-                        last = attacks(square, occupancy ^ Bitboard(last.0 & D4));
-                    }
-                    last
-                })
-            })
             .bench_function(format!("batch/{}", S::NAME), |b| {
                 let mut answers = vec![Bitboard::EMPTY; pairs.len()];
                 b.iter(|| {
-                    match self.piece {
-                        Piece::Rook => slider.rook_attacks_batch(black_box(pairs), &mut answers),
-                        Piece::Bishop => {
+                    match piece {
+                        LookupPiece::Rook => {
+                            slider.rook_attacks_batch(black_box(pairs), &mut answers)
+                        }
+                        LookupPiece::Bishop => {
                             slider.bishop_attacks_batch(black_box(pairs), &mut answers)
                         }
                     }
@@ -96,20 +109,63 @@ impl SliderJob for Lookups<'_, '_> {
     }
 }
 
+/// The same lookups in another library, as `peer/NAME`.
+#[cfg(feature = "peers")]
+fn bench_peer<P: bitforge_benches::peers::Peer>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    inputs: &Inputs,
+    piece: LookupPiece,
+) {
+    use bitforge::slider::Reference;
+
+    let reference = Reference::new().expect("the ray walk runs everywhere");
+    for &(square, occupancy) in inputs.random.iter().chain(&inputs.real) {
+        let (theirs, ours) = match piece {
+            LookupPiece::Rook => (
+                P::rook_attacks(P::square(square), occupancy.0),
+                reference.rook_attacks(square, occupancy),
+            ),
+            LookupPiece::Bishop => (
+                P::bishop_attacks(P::square(square), occupancy.0),
+                reference.bishop_attacks(square, occupancy),
+            ),
+        };
+        assert_eq!(theirs, ours.0, "{} agrees on {square:?}", P::NAME);
+    }
+    let random = converted(&inputs.random, P::square);
+    let real = converted(&inputs.real, P::square);
+    let name = format!("peer/{}", P::NAME);
+    match piece {
+        LookupPiece::Rook => bench_lookups(group, &name, &random, &real, P::rook_attacks),
+        LookupPiece::Bishop => bench_lookups(group, &name, &random, &real, P::bishop_attacks),
+    }
+}
+
 fn lookups(c: &mut Criterion) {
-    let pairs = random_pairs();
-    for (piece, name) in [(Piece::Rook, "rook"), (Piece::Bishop, "bishop")] {
-        let mut group = c.benchmark_group(format!("lookups/{name}"));
+    let random = random_pairs();
+    for piece in LookupPiece::ALL {
+        let inputs = Inputs {
+            random: random.clone(),
+            real: real_pairs(piece),
+        };
+        let mut group = c.benchmark_group(format!("lookups/{}", piece.name()));
         group.throughput(Throughput::Elements(PAIRS as u64));
         for backend in Backend::ALL {
             let job = Lookups {
                 group: &mut group,
-                pairs: &pairs,
+                inputs: &inputs,
                 piece,
             };
             if backend.run(job).is_none() {
                 eprintln!("{backend}: not available on this CPU, skipped");
             }
+        }
+        #[cfg(feature = "peers")]
+        {
+            use bitforge_benches::peers::{ChessCrate, Cozy, Shakmaty};
+            bench_peer::<Cozy>(&mut group, &inputs, piece);
+            bench_peer::<Shakmaty>(&mut group, &inputs, piece);
+            bench_peer::<ChessCrate>(&mut group, &inputs, piece);
         }
         group.finish();
     }

@@ -57,51 +57,35 @@ fn perft(c: &mut Criterion) {
     }
     #[cfg(feature = "peers")]
     {
-        let boards: Vec<_> = positions
-            .iter()
-            .map(|&(fen, depth)| (cozy_chess::Board::from_fen(fen, false).expect("FEN"), depth))
-            .collect();
-        let total: u64 = boards
-            .iter()
-            .map(|(board, depth)| cozy::perft(board, *depth))
-            .sum();
-        assert_eq!(total, nodes, "cozy-chess counts the same nodes");
-        group.bench_function("peer/cozy-chess", |b| {
-            b.iter(|| {
-                black_box(&boards)
-                    .iter()
-                    .map(|(board, depth)| cozy::perft(board, *depth))
-                    .sum::<u64>()
-            })
-        });
+        use bitforge_benches::peers::{ChessCrate, Cozy, Shakmaty};
+        bench_peer::<Cozy>(&mut group, &positions, nodes);
+        bench_peer::<Shakmaty>(&mut group, &positions, nodes);
+        bench_peer::<ChessCrate>(&mut group, &positions, nodes);
     }
     group.finish();
 }
 
-/// Perft with cozy-chess: copy-make, bulk counting at the last ply, as ours.
+/// The same perft in another library, as `peer/NAME`, after checking it counts the same nodes.
 #[cfg(feature = "peers")]
-mod cozy {
-    use cozy_chess::Board;
-
-    pub(super) fn perft(board: &Board, depth: u32) -> u64 {
-        let mut nodes = 0;
-        if depth <= 1 {
-            board.generate_moves(|moves| {
-                nodes += moves.len() as u64;
-                false
-            });
-            return if depth == 0 { 1 } else { nodes };
-        }
-        board.generate_moves(|moves| {
-            for m in moves {
-                let mut child = board.clone();
-                child.play_unchecked(m);
-                nodes += perft(&child, depth - 1);
-            }
-            false
-        });
-        nodes
-    }
+fn bench_peer<P: bitforge_benches::peers::Peer>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    positions: &[(&'static str, u32)],
+    nodes: u64,
+) {
+    let boards: Vec<_> = positions
+        .iter()
+        .map(|&(fen, depth)| (P::board(fen), depth))
+        .collect();
+    let count = |boards: &[(P::Board, u32)]| -> u64 {
+        boards
+            .iter()
+            .map(|(board, depth)| P::perft(board, *depth))
+            .sum()
+    };
+    assert_eq!(count(&boards), nodes, "{} counts the same nodes", P::NAME);
+    group.bench_function(format!("peer/{}", P::NAME), |b| {
+        b.iter(|| count(black_box(&boards)))
+    });
 }
 
 criterion_group!(benches, perft);

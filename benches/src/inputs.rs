@@ -1,0 +1,130 @@
+//! Lookup inputs: `(square, occupancy)` pairs, random or taken from real positions.
+
+use bitforge::slider::{KoggeStone, Slider};
+use bitforge::{Bitboard, Color, MoveList, PieceType, Position, Square};
+
+/// How many pairs a lookup benchmark runs per iteration.
+pub const PAIRS: usize = 65_536;
+
+/// The perft suites the real occupancies come from (the same files the perft tests read).
+const SUITES: [&str; 3] = [
+    include_str!("../../core/tests/perft/standard.epd"),
+    include_str!("../../core/tests/perft/roce.epd"),
+    include_str!("../../core/tests/perft/chess960.epd"),
+];
+
+/// SplitMix64: the next value of the stream whose state is `state`.
+pub fn split_mix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The slider whose attacks are looked up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LookupPiece {
+    /// Rook attacks (queens use them too).
+    Rook,
+    /// Bishop attacks (queens use them too).
+    Bishop,
+}
+
+impl LookupPiece {
+    /// Both pieces, rook first.
+    pub const ALL: [LookupPiece; 2] = [LookupPiece::Rook, LookupPiece::Bishop];
+
+    /// The name used in benchmark ids and results.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LookupPiece::Rook => "rook",
+            LookupPiece::Bishop => "bishop",
+        }
+    }
+}
+
+/// [`PAIRS`] random pairs (SplitMix64, fixed seed): any square, occupancy `random & random`
+/// (about 25% of the board).
+pub fn random_pairs() -> Vec<(Square, Bitboard)> {
+    let mut state = 0x0B17_F06E;
+    let mut next = move || split_mix(&mut state);
+    (0..PAIRS)
+        .map(|_| {
+            (
+                Square::ALL[(next() % 64) as usize],
+                Bitboard(next() & next()),
+            )
+        })
+        .collect()
+}
+
+/// [`PAIRS`] pairs a legal move generator asks for in real positions: every position of the
+/// perft suites (standard, ROCE, Chess960) and every position up to two moves later, queried
+/// from each slider of `piece`'s kind (queens included) and from both kings (pins and checks),
+/// with the position's occupancy. The queries of one position stay together, as in a
+/// generator; positions are taken at an even stride so that every suite is represented.
+pub fn real_pairs(piece: LookupPiece) -> Vec<(Square, Bitboard)> {
+    let per_position = suite_queries(piece);
+    let total: usize = per_position.iter().map(Vec::len).sum();
+    let stride = (total / PAIRS).max(1);
+    let mut pairs: Vec<_> = per_position
+        .iter()
+        .step_by(stride)
+        .flatten()
+        .copied()
+        .take(PAIRS)
+        .collect();
+    assert_eq!(pairs.len(), PAIRS, "the suites give enough positions");
+    pairs.shrink_to_fit();
+    pairs
+}
+
+/// The queries of every position of the suites and of every position up to two moves later,
+/// one list per position, in the order a depth-first walk meets them.
+fn suite_queries(piece: LookupPiece) -> Vec<Vec<(Square, Bitboard)>> {
+    let slider = KoggeStone::new().expect("Kogge-Stone runs everywhere");
+    let mut per_position = Vec::new();
+    for line in SUITES.iter().flat_map(|suite| suite.lines()) {
+        let fen = line.split(';').next().unwrap_or_default().trim();
+        if fen.is_empty() {
+            continue;
+        }
+        let mut root = Position::from_fen(fen, slider).expect("the suites hold valid FENs");
+        walk(&mut root, 2, piece, &mut per_position);
+    }
+    per_position
+}
+
+/// Adds the queries of `position` and of every position up to `depth` moves later.
+fn walk(
+    position: &mut Position<KoggeStone>,
+    depth: u32,
+    piece: LookupPiece,
+    per_position: &mut Vec<Vec<(Square, Bitboard)>>,
+) {
+    per_position.push(queries(position, piece));
+    if depth == 0 {
+        return;
+    }
+    for &m in MoveList::legal(position).iter() {
+        position.do_move(m);
+        walk(position, depth - 1, piece, per_position);
+        position.undo_move();
+    }
+}
+
+/// The lookups for `piece` that a move generator makes in `position`.
+fn queries(position: &Position<KoggeStone>, piece: LookupPiece) -> Vec<(Square, Bitboard)> {
+    let occupancy = position.occupied();
+    let sliders = match piece {
+        LookupPiece::Rook => position.pieces(PieceType::Rook),
+        LookupPiece::Bishop => position.pieces(PieceType::Bishop),
+    } | position.pieces(PieceType::Queen);
+    let kings = [Color::White, Color::Black].map(|color| position.king_square(color));
+    sliders
+        .into_iter()
+        .chain(kings)
+        .map(|square| (square, occupancy))
+        .collect()
+}
