@@ -1,1 +1,128 @@
-fn main() {}
+//! The same kernels as the criterion benchmarks, counted by Callgrind (iai-callgrind):
+//! instructions, cache hits and misses, estimated cycles. Deterministic, so a change of a few
+//! instructions shows; this is the check for regressions, criterion the measure of speed.
+//!
+//! Needs valgrind and the runner at the library's exact version:
+//! `cargo install iai-callgrind-runner --version 0.16.1`, then
+//! `cargo bench -p bitforge-benches --bench instructions`.
+//!
+//! Valgrind emulates neither AVX-512 nor GFNI, so `kogge-stone-avx512` and `hyperbola-gfni`
+//! have no cases here; `best` is whatever `Backend::best()` detects under valgrind.
+
+use std::hint::black_box;
+
+use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge::{Bitboard, Position, Square};
+use bitforge_benches::{LookupPiece, random_pairs};
+use iai_callgrind::{library_benchmark, library_benchmark_group, main};
+
+/// Lookups per case: enough to dwarf the loop's set-up, few enough for Callgrind.
+const LOOKUPS: usize = 4_096;
+
+/// Kiwipete, the suites' richest position in castling, pins and en passant.
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// The perft depth counted (97,862 leaves).
+const PERFT_DEPTH: u32 = 3;
+
+/// Independent lookups of one piece, summed: the criterion `throughput` kernel.
+struct SumLookups<'a>(&'a [(Square, Bitboard)], LookupPiece);
+
+impl SliderJob for SumLookups<'_> {
+    type Output = u64;
+
+    fn run<S: Slider>(self, slider: S) -> u64 {
+        let SumLookups(pairs, piece) = self;
+        pairs.iter().fold(0u64, |sum, &(square, occupancy)| {
+            let attacks = match piece {
+                LookupPiece::Rook => slider.rook_attacks(square, occupancy),
+                LookupPiece::Bishop => slider.bishop_attacks(square, occupancy),
+            };
+            sum.wrapping_add(attacks.0)
+        })
+    }
+}
+
+/// Perft of Kiwipete.
+struct KiwipetePerft;
+
+impl SliderJob for KiwipetePerft {
+    type Output = u64;
+
+    fn run<S: Slider>(self, slider: S) -> u64 {
+        let mut position = Position::from_fen(KIWIPETE, slider).expect("Kiwipete's FEN");
+        position.perft(black_box(PERFT_DEPTH))
+    }
+}
+
+/// The backend with its inputs, built outside the counted region.
+fn with_pairs(backend: Backend) -> (Backend, Vec<(Square, Bitboard)>) {
+    let mut pairs = random_pairs();
+    pairs.truncate(LOOKUPS);
+    (backend, pairs)
+}
+
+/// What `Backend::best()` picks where the benchmark runs (under valgrind: by its CPUID).
+fn detected_backend() -> Backend {
+    Backend::best()
+}
+
+#[library_benchmark]
+#[bench::reference(args = (Backend::Reference), setup = with_pairs)]
+#[bench::kogge_stone(args = (Backend::KoggeStone), setup = with_pairs)]
+#[bench::kogge_stone_avx2(args = (Backend::KoggeStoneAvx2), setup = with_pairs)]
+#[bench::hyperbola(args = (Backend::Hyperbola), setup = with_pairs)]
+#[bench::hyperbola_avx2(args = (Backend::HyperbolaAvx2), setup = with_pairs)]
+#[bench::fancy(args = (Backend::FancyMagic), setup = with_pairs)]
+#[bench::black(args = (Backend::BlackMagic), setup = with_pairs)]
+#[bench::pext(args = (Backend::Pext), setup = with_pairs)]
+#[bench::pext_pdep(args = (Backend::PextPdep), setup = with_pairs)]
+#[bench::best(args = (detected_backend()), setup = with_pairs)]
+fn rook_lookups(input: (Backend, Vec<(Square, Bitboard)>)) -> Option<u64> {
+    let (backend, pairs) = input;
+    black_box(backend.run(SumLookups(&pairs, LookupPiece::Rook)))
+}
+
+#[library_benchmark]
+#[bench::reference(args = (Backend::Reference), setup = with_pairs)]
+#[bench::kogge_stone(args = (Backend::KoggeStone), setup = with_pairs)]
+#[bench::kogge_stone_avx2(args = (Backend::KoggeStoneAvx2), setup = with_pairs)]
+#[bench::hyperbola(args = (Backend::Hyperbola), setup = with_pairs)]
+#[bench::hyperbola_avx2(args = (Backend::HyperbolaAvx2), setup = with_pairs)]
+#[bench::fancy(args = (Backend::FancyMagic), setup = with_pairs)]
+#[bench::black(args = (Backend::BlackMagic), setup = with_pairs)]
+#[bench::pext(args = (Backend::Pext), setup = with_pairs)]
+#[bench::pext_pdep(args = (Backend::PextPdep), setup = with_pairs)]
+#[bench::best(args = (detected_backend()), setup = with_pairs)]
+fn bishop_lookups(input: (Backend, Vec<(Square, Bitboard)>)) -> Option<u64> {
+    let (backend, pairs) = input;
+    black_box(backend.run(SumLookups(&pairs, LookupPiece::Bishop)))
+}
+
+#[library_benchmark]
+#[bench::kogge_stone(Backend::KoggeStone)]
+#[bench::kogge_stone_avx2(Backend::KoggeStoneAvx2)]
+#[bench::hyperbola(Backend::Hyperbola)]
+#[bench::hyperbola_avx2(Backend::HyperbolaAvx2)]
+#[bench::fancy(Backend::FancyMagic)]
+#[bench::black(Backend::BlackMagic)]
+#[bench::pext(Backend::Pext)]
+#[bench::pext_pdep(Backend::PextPdep)]
+#[bench::best(detected_backend())]
+fn perft_kiwipete(backend: Backend) -> Option<u64> {
+    black_box(backend.run(KiwipetePerft))
+}
+
+// A full fancy set, found and verified on one thread: `magic-search`'s main job.
+#[library_benchmark]
+fn magic_search_fancy() -> usize {
+    let config = magic_search::SearchConfig::default();
+    let (set, _) = magic_search::find_set(&config, 1, &|_| {});
+    black_box(magic_search::verify(&set).expect("found sets verify").entries())
+}
+
+library_benchmark_group!(name = lookups; benchmarks = rook_lookups, bishop_lookups);
+library_benchmark_group!(name = perft; benchmarks = perft_kiwipete);
+library_benchmark_group!(name = find_magics; benchmarks = magic_search_fancy);
+
+main!(library_benchmark_groups = lookups, perft, find_magics);
