@@ -9,6 +9,8 @@
 //! Valgrind emulates neither AVX-512 nor GFNI, so `kogge-stone-avx512` and `hyperbola-gfni`
 //! have no cases here; `best` is whatever `Backend::best()` detects under valgrind.
 
+#![allow(missing_docs, reason = "iai-callgrind's macros generate undocumented modules")]
+
 use std::hint::black_box;
 
 use bitforge::slider::{Backend, Slider, SliderJob};
