@@ -32,6 +32,40 @@ struct Timings {
     millionth: Duration,
 }
 
+/// What a benchmark reports.
+#[derive(Clone, Copy)]
+enum Figure {
+    /// The first lookup of a fresh process.
+    First,
+    /// The same, with every page mapped before the clock starts.
+    FirstMapped,
+    /// The millionth lookup.
+    Millionth,
+}
+
+impl Figure {
+    const ALL: [Figure; 3] = [Figure::First, Figure::FirstMapped, Figure::Millionth];
+
+    fn name(self) -> &'static str {
+        match self {
+            Figure::First => "first",
+            Figure::FirstMapped => "first_mapped",
+            Figure::Millionth => "millionth",
+        }
+    }
+
+    fn mapped(self) -> bool {
+        matches!(self, Figure::FirstMapped)
+    }
+
+    fn pick(self, timings: Timings) -> Duration {
+        match self {
+            Figure::First | Figure::FirstMapped => timings.first,
+            Figure::Millionth => timings.millionth,
+        }
+    }
+}
+
 /// The child's work: a million rook lookups, the first and last timed alone.
 struct FirstAndMillionth;
 
@@ -39,21 +73,27 @@ impl SliderJob for FirstAndMillionth {
     type Output = Timings;
 
     fn run<S: Slider>(self, slider: S) -> Timings {
-        let mut state = 0x00F1_257;
+        let mut state = 0x000F_1257;
         let mut next = || split_mix(&mut state);
         let timed = |square, occupancy| {
             let start = Instant::now();
             black_box(slider.rook_attacks(black_box(square), black_box(occupancy)));
             start.elapsed()
         };
-        let first = timed(Square::ALL[(next() % 64) as usize], Bitboard(next() & next()));
+        let first = timed(
+            Square::ALL[(next() % 64) as usize],
+            Bitboard(next() & next()),
+        );
         let mut sum = 0;
         for _ in 2..LOOKUPS {
             let square = Square::ALL[(next() % 64) as usize];
             sum ^= slider.rook_attacks(square, Bitboard(next() & next())).0;
         }
         black_box(sum);
-        let millionth = timed(Square::ALL[(next() % 64) as usize], Bitboard(next() & next()));
+        let millionth = timed(
+            Square::ALL[(next() % 64) as usize],
+            Bitboard(next() & next()),
+        );
         Timings { first, millionth }
     }
 }
@@ -108,9 +148,9 @@ fn spawn_child(backend: Backend, mapped: bool) -> Option<Timings> {
     }
     assert!(output.status.success(), "child for {backend} failed");
     let text = String::from_utf8(output.stdout).expect("the child prints ASCII");
-    let mut fields = text.split_whitespace().map(|field| {
-        Duration::from_nanos(field.parse().expect("the child prints nanoseconds"))
-    });
+    let mut fields = text
+        .split_whitespace()
+        .map(|field| Duration::from_nanos(field.parse().expect("the child prints nanoseconds")));
     let (Some(first), Some(millionth)) = (fields.next(), fields.next()) else {
         panic!("child for {backend} printed {text:?}");
     };
@@ -125,19 +165,17 @@ fn first_lookup(c: &mut Criterion) {
         eprintln!("first_mapped: mlockall refused here, skipped");
     }
     for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-        let figures: [(&str, bool, fn(Timings) -> Duration); 3] = [
-            ("first", false, |t| t.first),
-            ("first_mapped", true, |t| t.first),
-            ("millionth", false, |t| t.millionth),
-        ];
-        for (label, mapped, pick) in figures {
-            if mapped && !can_map {
+        for figure in Figure::ALL {
+            if figure.mapped() && !can_map {
                 continue;
             }
-            group.bench_function(format!("{label}/{}", backend.name()), |b| {
+            group.bench_function(format!("{}/{}", figure.name(), backend.name()), |b| {
                 b.iter_custom(|iters| {
                     (0..iters)
-                        .map(|_| pick(spawn_child(backend, mapped).expect("mapping worked")))
+                        .map(|_| {
+                            let timings = spawn_child(backend, figure.mapped());
+                            figure.pick(timings.expect("mapping worked before"))
+                        })
                         .sum()
                 })
             });

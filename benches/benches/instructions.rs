@@ -4,22 +4,24 @@
 //!
 //! Needs valgrind and the runner at the library's exact version:
 //! `cargo install iai-callgrind-runner --version 0.16.1`, then
-//! `cargo bench -p bitforge-benches --bench instructions`.
+//! `cargo bench -p bitforge-benches --features callgrind --bench instructions` (the feature
+//! keeps a plain `cargo bench` from needing valgrind). Default build only: a
+//! `-C target-cpu=native` build holds AVX-512 that valgrind cannot run.
 //!
 //! Valgrind emulates neither AVX-512 nor GFNI, so `kogge-stone-avx512` and `hyperbola-gfni`
 //! have no cases here; `best` is whatever `Backend::best()` detects under valgrind.
 
-#![allow(missing_docs, reason = "iai-callgrind's macros generate undocumented modules")]
+#![allow(
+    missing_docs,
+    reason = "iai-callgrind's macros generate undocumented modules"
+)]
 
 use std::hint::black_box;
 
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge::{Bitboard, Position, Square};
-use bitforge_benches::{LookupPiece, random_pairs};
+use bitforge_benches::{COUNTED_LOOKUPS, LookupPiece, random_pairs};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
-
-/// Lookups per case: enough to dwarf the loop's set-up, few enough for Callgrind.
-const LOOKUPS: usize = 4_096;
 
 /// Kiwipete, the suites' richest position in castling, pins and en passant.
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -60,7 +62,7 @@ impl SliderJob for KiwipetePerft {
 /// The backend with its inputs, built outside the counted region.
 fn with_pairs(backend: Backend) -> (Backend, Vec<(Square, Bitboard)>) {
     let mut pairs = random_pairs();
-    pairs.truncate(LOOKUPS);
+    pairs.truncate(COUNTED_LOOKUPS);
     (backend, pairs)
 }
 
@@ -120,7 +122,11 @@ fn perft_kiwipete(backend: Backend) -> Option<u64> {
 fn magic_search_fancy() -> usize {
     let config = magic_search::SearchConfig::default();
     let (set, _) = magic_search::find_set(&config, 1, &|_| {});
-    black_box(magic_search::verify(&set).expect("found sets verify").entries())
+    black_box(
+        magic_search::verify(&set)
+            .expect("found sets verify")
+            .entries(),
+    )
 }
 
 library_benchmark_group!(name = lookups; benchmarks = rook_lookups, bishop_lookups);

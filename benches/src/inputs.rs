@@ -6,6 +6,9 @@ use bitforge::{Bitboard, Color, MoveList, PieceType, Position, Square};
 /// How many pairs a lookup benchmark runs per iteration.
 pub const PAIRS: usize = 65_536;
 
+/// How many of the random pairs the Callgrind (instruction-count) benchmark looks up.
+pub const COUNTED_LOOKUPS: usize = 4_096;
+
 /// The perft suites the real occupancies come from (the same files the perft tests read).
 const SUITES: [&str; 3] = [
     include_str!("../../core/tests/perft/standard.epd"),

@@ -5,4 +5,4 @@ pub mod inputs;
 #[cfg(feature = "peers")]
 pub mod peers;
 
-pub use inputs::{LookupPiece, PAIRS, random_pairs, real_pairs, split_mix};
+pub use inputs::{COUNTED_LOOKUPS, LookupPiece, PAIRS, random_pairs, real_pairs, split_mix};

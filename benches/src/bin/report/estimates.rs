@@ -1,0 +1,103 @@
+//! Reading what criterion saved: for every benchmark, its median time per iteration and how
+//! many elements an iteration handles.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// One benchmark's saved estimate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Estimate {
+    /// Median nanoseconds per iteration.
+    pub(crate) median_ns: f64,
+    /// Elements per iteration, when the benchmark declared a throughput.
+    pub(crate) elements: Option<u64>,
+}
+
+/// Every benchmark criterion saved under one directory, by full id (`group/function`).
+#[derive(Debug, Default)]
+pub(crate) struct Estimates {
+    by_id: BTreeMap<String, Estimate>,
+}
+
+impl Estimates {
+    /// Reads every `new/benchmark.json` with its `new/estimates.json` under `dir`.
+    pub(crate) fn load(dir: &Path) -> Result<Estimates, String> {
+        let mut estimates = Estimates::default();
+        let mut pending = vec![dir.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            let entries =
+                fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+            for entry in entries {
+                let path = entry
+                    .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+                    .path();
+                if !path.is_dir() {
+                    continue;
+                }
+                if path.file_name().is_some_and(|name| name == "new") {
+                    if path.join("benchmark.json").is_file() {
+                        let (id, estimate) = read_one(&path)?;
+                        estimates.by_id.insert(id, estimate);
+                    }
+                } else {
+                    pending.push(path);
+                }
+            }
+        }
+        if estimates.by_id.is_empty() {
+            return Err(format!(
+                "no criterion results under {} (run the benchmarks first)",
+                dir.display()
+            ));
+        }
+        Ok(estimates)
+    }
+
+    /// Median nanoseconds per iteration of benchmark `id`.
+    pub(crate) fn ns(&self, id: &str) -> Option<f64> {
+        self.by_id.get(id).map(|e| e.median_ns)
+    }
+
+    /// Median nanoseconds per element of benchmark `id` (per iteration if it has no
+    /// throughput).
+    pub(crate) fn ns_per_element(&self, id: &str) -> Option<f64> {
+        self.by_id
+            .get(id)
+            .map(|e| e.median_ns / e.elements.unwrap_or(1) as f64)
+    }
+
+    /// Millions of elements per second of benchmark `id`.
+    pub(crate) fn millions_per_second(&self, id: &str) -> Option<f64> {
+        self.ns_per_element(id).map(|ns| 1e3 / ns)
+    }
+}
+
+/// The id and estimate saved in one `new` directory.
+fn read_one(new: &Path) -> Result<(String, Estimate), String> {
+    let benchmark = read_json(new.join("benchmark.json"))?;
+    let estimates = read_json(new.join("estimates.json"))?;
+    let id = benchmark["full_id"]
+        .as_str()
+        .ok_or_else(|| format!("{}: no full_id", new.display()))?
+        .to_owned();
+    let median_ns = estimates["median"]["point_estimate"]
+        .as_f64()
+        .ok_or_else(|| format!("{}: no median", new.display()))?;
+    let elements = benchmark["throughput"]["Elements"].as_u64();
+    Ok((
+        id,
+        Estimate {
+            median_ns,
+            elements,
+        },
+    ))
+}
+
+fn read_json(path: PathBuf) -> Result<Value, String> {
+    let text =
+        fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}

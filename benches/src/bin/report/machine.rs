@@ -1,0 +1,79 @@
+//! What the results were measured on: CPU, memory, kernel, compiler, date.
+
+use std::fs;
+use std::process::Command;
+use std::time::SystemTime;
+
+/// The facts the report records about this machine.
+pub(crate) struct Machine {
+    pub(crate) cpu: String,
+    pub(crate) cores: usize,
+    pub(crate) memory_gib: Option<f64>,
+    pub(crate) kernel: String,
+    pub(crate) rustc: String,
+    /// UTC, to the second.
+    pub(crate) date: String,
+}
+
+impl Machine {
+    /// Reads them from `/proc` and `rustc -V` (unknown where these do not exist).
+    pub(crate) fn here() -> Machine {
+        let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu = field(&cpuinfo, "model name").unwrap_or_else(|| "unknown CPU".to_owned());
+        let memory_gib = fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|info| field(&info, "MemTotal"))
+            .and_then(|kib| kib.split_whitespace().next()?.parse::<f64>().ok())
+            .map(|kib| kib / (1024.0 * 1024.0));
+        let kernel = fs::read_to_string("/proc/sys/kernel/osrelease")
+            .map(|release| format!("Linux {}", release.trim()))
+            .unwrap_or_else(|_| std::env::consts::OS.to_owned());
+        let rustc = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned()))
+            .arg("-V")
+            .output()
+            .ok()
+            .and_then(|out| String::from_utf8(out.stdout).ok())
+            .map(|text| text.trim().to_owned())
+            .unwrap_or_else(|| "rustc (version unknown)".to_owned());
+        let date = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+        Machine {
+            cpu,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            memory_gib,
+            kernel,
+            rustc,
+            date,
+        }
+    }
+
+    /// The CPU features that decide which backends run: the ones that matter here.
+    pub(crate) fn features() -> String {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let names = [
+                ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
+                ("avx2", std::arch::is_x86_feature_detected!("avx2")),
+                ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+                ("gfni", std::arch::is_x86_feature_detected!("gfni")),
+            ];
+            let present: Vec<&str> = names
+                .iter()
+                .filter(|(_, on)| *on)
+                .map(|(name, _)| *name)
+                .collect();
+            present.join(", ")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            std::env::consts::ARCH.to_owned()
+        }
+    }
+}
+
+/// The value of the first `name: value` line of a `/proc` file.
+fn field(text: &str, name: &str) -> Option<String> {
+    text.lines()
+        .filter_map(|line| line.split_once(':'))
+        .find(|(key, _)| key.trim() == name)
+        .map(|(_, value)| value.trim().to_owned())
+}

@@ -1,0 +1,84 @@
+//! Writes `results/README.md` and its SVG charts from the benchmark results saved on this
+//! machine: criterion's estimates of the default and the `-C target-cpu=native` build, the
+//! iai-callgrind summaries and the kept magic sets. Run from the workspace root after the
+//! benchmarks (README.md, "Comparing backends", gives the commands).
+
+mod charts;
+mod estimates;
+mod iai;
+mod machine;
+mod page;
+mod records;
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use estimates::Estimates;
+
+/// Writes results/README.md and its charts from saved benchmark results.
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Args {
+    /// Criterion's results of the default build (`cargo bench`).
+    #[arg(long, value_name = "DIR", default_value = "target/criterion")]
+    default: PathBuf,
+    /// Criterion's results of the native build (`RUSTFLAGS="-C target-cpu=native"
+    /// CARGO_TARGET_DIR=target/native cargo bench`); left out when the directory is missing.
+    #[arg(long, value_name = "DIR", default_value = "target/native/criterion")]
+    native: PathBuf,
+    /// iai-callgrind's saved summaries (`--save-summary=json`); left out when missing.
+    #[arg(long, value_name = "DIR", default_value = "target/iai")]
+    iai: PathBuf,
+    /// The kept magic sets, re-verified and listed.
+    #[arg(long, value_name = "DIR", default_value = "results/magics")]
+    magics: PathBuf,
+    /// Where README.md and the charts go.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    out: PathBuf,
+}
+
+fn main() -> ExitCode {
+    match run(&Args::parse()) {
+        Ok(written) => {
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("report: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<Vec<PathBuf>, String> {
+    let default = Estimates::load(&args.default)?;
+    let native = if args.native.is_dir() {
+        Some(Estimates::load(&args.native)?)
+    } else {
+        eprintln!(
+            "report: no native results at {}, native columns left out",
+            args.native.display()
+        );
+        None
+    };
+    let instructions = if args.iai.is_dir() {
+        iai::Summaries::load(&args.iai)?
+    } else {
+        iai::Summaries::default()
+    };
+    let report = page::Report {
+        machine: machine::Machine::here(),
+        default,
+        native,
+        instructions,
+        records: records::load(&args.magics)?,
+    };
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    report.write(&args.out)
+}

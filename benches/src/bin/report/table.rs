@@ -1,0 +1,68 @@
+//! Markdown tables whose numeric columns mark their best value in bold.
+
+use crate::charts::short;
+
+/// Which value of a column is best.
+#[derive(Clone, Copy)]
+pub(crate) enum Best {
+    Lowest,
+    Highest,
+}
+
+/// A table being built: a header, then rows of a name, fixed text cells and numbers.
+pub(crate) struct Table {
+    header: Vec<String>,
+    text_columns: usize,
+    best: Best,
+    rows: Vec<(Vec<String>, Vec<Option<f64>>)>,
+}
+
+impl Table {
+    /// A table whose first `text_columns` columns are text and whose others are numbers.
+    pub(crate) fn new(header: &[&str], text_columns: usize, best: Best) -> Table {
+        Table {
+            header: header.iter().map(|h| (*h).to_owned()).collect(),
+            text_columns,
+            best,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row (dropped if it has no number at all).
+    pub(crate) fn row(&mut self, text: Vec<String>, numbers: Vec<Option<f64>>) {
+        if numbers.iter().any(Option::is_some) {
+            self.rows.push((text, numbers));
+        }
+    }
+
+    /// Whether any row was kept.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The table as Markdown.
+    pub(crate) fn render(&self) -> String {
+        let columns = self.header.len();
+        let best: Vec<Option<f64>> = (0..columns - self.text_columns)
+            .map(|column| {
+                let values = self.rows.iter().filter_map(|(_, numbers)| numbers[column]);
+                match self.best {
+                    Best::Lowest => values.reduce(f64::min),
+                    Best::Highest => values.reduce(f64::max),
+                }
+            })
+            .collect();
+        let mut out = format!("| {} |\n", self.header.join(" | "));
+        out += &format!("|{}\n", " --- |".repeat(columns));
+        for (text, numbers) in &self.rows {
+            let cells = numbers.iter().zip(&best).map(|(value, best)| match value {
+                Some(v) if Some(*v) == *best && self.rows.len() > 1 => format!("**{}**", short(*v)),
+                Some(v) => short(*v),
+                None => "-".to_owned(),
+            });
+            let cells: Vec<String> = text.iter().cloned().chain(cells).collect();
+            out += &format!("| {} |\n", cells.join(" | "));
+        }
+        out
+    }
+}
