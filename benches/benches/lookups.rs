@@ -15,6 +15,8 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+#[cfg(feature = "peers")]
+use std::marker::PhantomData;
 
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge::{Bitboard, Square};
@@ -29,23 +31,53 @@ struct Inputs {
     real: Vec<(Square, Bitboard)>,
 }
 
+/// One way of computing attacks. A trait rather than a closure so that `#[inline(always)]`
+/// puts the lookup into each timed loop: a closure called from three loops can be left out of
+/// line, and a call per lookup would measure the call.
+trait Attacks: Copy {
+    type Square: Copy;
+    fn attacks(self, square: Self::Square, occupancy: u64) -> u64;
+}
+
+/// A bitforge backend's rook (`ROOK`) or bishop attacks.
+#[derive(Clone, Copy)]
+struct Ours<S, const ROOK: bool>(S);
+
+impl<S: Slider, const ROOK: bool> Attacks for Ours<S, ROOK> {
+    type Square = Square;
+
+    #[inline(always)]
+    fn attacks(self, square: Square, occupancy: u64) -> u64 {
+        if ROOK {
+            self.0.rook_attacks(square, Bitboard(occupancy)).0
+        } else {
+            self.0.bishop_attacks(square, Bitboard(occupancy)).0
+        }
+    }
+}
+
+/// Independent lookups, summed.
+#[inline(always)]
+fn summed<A: Attacks>(pairs: &[(A::Square, u64)], method: A) -> u64 {
+    let mut sum = 0u64;
+    for &(square, occupancy) in black_box(pairs) {
+        sum = sum.wrapping_add(method.attacks(square, occupancy));
+    }
+    sum
+}
+
 /// Throughput, latency and real-occupancy lookups of one method, named `name`.
-fn bench_lookups<Sq: Copy>(
+fn bench_lookups<A: Attacks>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,
-    random: &[(Sq, u64)],
-    real: &[(Sq, u64)],
-    attacks: impl Fn(Sq, u64) -> u64 + Copy,
+    random: &[(A::Square, u64)],
+    real: &[(A::Square, u64)],
+    method: A,
 ) {
-    let summed = |pairs: &[(Sq, u64)]| {
-        let mut sum = 0u64;
-        for &(square, occupancy) in black_box(pairs) {
-            sum = sum.wrapping_add(attacks(square, occupancy));
-        }
-        sum
-    };
     group
-        .bench_function(format!("throughput/{name}"), |b| b.iter(|| summed(random)))
+        .bench_function(format!("throughput/{name}"), |b| {
+            b.iter(|| summed(random, method))
+        })
         .bench_function(format!("latency/{name}"), |b| {
             b.iter(|| {
                 let mut last = 0u64;
@@ -54,12 +86,12 @@ fn bench_lookups<Sq: Copy>(
                     // true data dependency that keeps the occupancy random. (A corner bit
                     // would not do: no slider's attacks depend on a corner, and the
                     // compiler proves it for computed backends and drops the chain.)
-                    last = attacks(square, occupancy ^ (last & D4));
+                    last = method.attacks(square, occupancy ^ (last & D4));
                 }
                 last
             })
         })
-        .bench_function(format!("real/{name}"), |b| b.iter(|| summed(real)));
+        .bench_function(format!("real/{name}"), |b| b.iter(|| summed(real, method)));
 }
 
 /// The pairs with the occupancy as a plain `u64` and the square converted by `square`.
@@ -80,16 +112,18 @@ impl SliderJob for Lookups<'_, '_> {
         let piece = self.piece;
         let random = converted(&self.inputs.random, |s| s);
         let real = converted(&self.inputs.real, |s| s);
-        bench_lookups(
-            self.group,
-            S::NAME,
-            &random,
-            &real,
-            move |square, occupancy| match piece {
-                LookupPiece::Rook => slider.rook_attacks(square, Bitboard(occupancy)).0,
-                LookupPiece::Bishop => slider.bishop_attacks(square, Bitboard(occupancy)).0,
-            },
-        );
+        match piece {
+            LookupPiece::Rook => {
+                bench_lookups(self.group, S::NAME, &random, &real, Ours::<S, true>(slider))
+            }
+            LookupPiece::Bishop => bench_lookups(
+                self.group,
+                S::NAME,
+                &random,
+                &real,
+                Ours::<S, false>(slider),
+            ),
+        }
         let pairs = &self.inputs.random;
         self.group
             .bench_function(format!("batch/{}", S::NAME), |b| {
@@ -136,8 +170,44 @@ fn bench_peer<P: bitforge_benches::peers::Peer>(
     let real = converted(&inputs.real, P::square);
     let name = format!("peer/{}", P::NAME);
     match piece {
-        LookupPiece::Rook => bench_lookups(group, &name, &random, &real, P::rook_attacks),
-        LookupPiece::Bishop => bench_lookups(group, &name, &random, &real, P::bishop_attacks),
+        LookupPiece::Rook => {
+            bench_lookups(group, &name, &random, &real, Theirs::<P, true>(PhantomData))
+        }
+        LookupPiece::Bishop => bench_lookups(
+            group,
+            &name,
+            &random,
+            &real,
+            Theirs::<P, false>(PhantomData),
+        ),
+    }
+}
+
+/// A peer's rook (`ROOK`) or bishop attacks.
+#[cfg(feature = "peers")]
+struct Theirs<P, const ROOK: bool>(PhantomData<P>);
+
+#[cfg(feature = "peers")]
+impl<P, const ROOK: bool> Clone for Theirs<P, ROOK> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(feature = "peers")]
+impl<P, const ROOK: bool> Copy for Theirs<P, ROOK> {}
+
+#[cfg(feature = "peers")]
+impl<P: bitforge_benches::peers::Peer, const ROOK: bool> Attacks for Theirs<P, ROOK> {
+    type Square = P::Square;
+
+    #[inline(always)]
+    fn attacks(self, square: P::Square, occupancy: u64) -> u64 {
+        if ROOK {
+            P::rook_attacks(square, occupancy)
+        } else {
+            P::bishop_attacks(square, occupancy)
+        }
     }
 }
 

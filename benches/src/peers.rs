@@ -39,10 +39,12 @@ impl Peer for Cozy {
         cozy_chess::Square::index(square.index())
     }
 
+    #[inline]
     fn rook_attacks(square: cozy_chess::Square, occupancy: u64) -> u64 {
         cozy_chess::get_rook_moves(square, cozy_chess::BitBoard(occupancy)).0
     }
 
+    #[inline]
     fn bishop_attacks(square: cozy_chess::Square, occupancy: u64) -> u64 {
         cozy_chess::get_bishop_moves(square, cozy_chess::BitBoard(occupancy)).0
     }
@@ -85,10 +87,12 @@ impl Peer for Shakmaty {
         shakmaty::Square::new(square.index() as u32)
     }
 
+    #[inline]
     fn rook_attacks(square: shakmaty::Square, occupancy: u64) -> u64 {
         shakmaty::attacks::rook_attacks(square, shakmaty::Bitboard(occupancy)).0
     }
 
+    #[inline]
     fn bishop_attacks(square: shakmaty::Square, occupancy: u64) -> u64 {
         shakmaty::attacks::bishop_attacks(square, shakmaty::Bitboard(occupancy)).0
     }
@@ -118,10 +122,12 @@ impl Peer for ChessCrate {
         chess::ALL_SQUARES[square.index()]
     }
 
+    #[inline]
     fn rook_attacks(square: chess::Square, occupancy: u64) -> u64 {
         chess::get_rook_moves(square, chess::BitBoard(occupancy)).0
     }
 
+    #[inline]
     fn bishop_attacks(square: chess::Square, occupancy: u64) -> u64 {
         chess::get_bishop_moves(square, chess::BitBoard(occupancy)).0
     }

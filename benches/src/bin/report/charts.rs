@@ -62,7 +62,7 @@ impl BarChart<'_> {
         chart
             .configure_mesh()
             .disable_y_mesh()
-            .light_line_style(WHITE)
+            .max_light_lines(0)
             .y_labels(0)
             .x_labels(ticks.len())
             .x_desc(self.unit)
@@ -163,5 +163,47 @@ pub(crate) fn short(v: f64) -> String {
         format!("{v:.1}")
     } else {
         format!("{v:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_axis_starts_at_zero_with_a_round_step_past_the_largest_value() {
+        let (ticks, range) = value_axis([0.8, 9.6, 3.0].into_iter(), false);
+        assert_eq!(ticks[0], 0.0);
+        assert_eq!(ticks[1], 2.0);
+        assert!(*ticks.last().unwrap() >= 9.6);
+        assert!(range.end > *ticks.last().unwrap());
+    }
+
+    #[test]
+    fn log_axis_spans_whole_decades() {
+        let (ticks, _) = value_axis([60.0, 13_000.0].into_iter(), true);
+        assert_eq!(ticks, vec![1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(axis_label(3.0, true), "1000");
+    }
+
+    #[test]
+    fn writes_an_svg_with_every_row_name() {
+        let rows = vec!["pext".to_owned(), "fancy".to_owned()];
+        let chart = BarChart {
+            title: "test",
+            unit: "ns",
+            rows: &rows,
+            series: vec![Series {
+                label: "throughput".to_owned(),
+                values: vec![Some(1.2), None],
+            }],
+            log: false,
+        };
+        let path = std::env::temp_dir().join(format!("bitforge-chart-{}.svg", std::process::id()));
+        chart.write_svg(&path).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(svg.contains("<svg"), "{}", &svg[..svg.len().min(200)]);
+        assert!(svg.contains("\npext\n") && svg.contains("\nfancy\n") && svg.contains("1.20"));
     }
 }

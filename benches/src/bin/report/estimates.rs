@@ -101,3 +101,66 @@ fn read_json(path: PathBuf) -> Result<Value, String> {
         fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A criterion-shaped directory with one benchmark, in a fresh temporary directory.
+    fn fixture(name: &str, benchmark: &str, estimates: &str) -> PathBuf {
+        let root =
+            std::env::temp_dir().join(format!("bitforge-report-{name}-{}", std::process::id()));
+        let new = root.join("group").join("bench").join("new");
+        fs::create_dir_all(&new).unwrap();
+        fs::write(new.join("benchmark.json"), benchmark).unwrap();
+        fs::write(new.join("estimates.json"), estimates).unwrap();
+        // A "base" copy criterion also keeps must not be read.
+        let base = root.join("group").join("bench").join("base");
+        fs::create_dir_all(&base).unwrap();
+        fs::write(base.join("benchmark.json"), "not json").unwrap();
+        root
+    }
+
+    #[test]
+    fn reads_the_median_per_element() {
+        let dir = fixture(
+            "median",
+            r#"{"full_id":"lookups/rook/throughput/pext","throughput":{"Elements":1000}}"#,
+            r#"{"median":{"point_estimate":1500.0},"mean":{"point_estimate":9.0}}"#,
+        );
+        let estimates = Estimates::load(&dir).unwrap();
+        assert_eq!(estimates.ns("lookups/rook/throughput/pext"), Some(1500.0));
+        assert_eq!(
+            estimates.ns_per_element("lookups/rook/throughput/pext"),
+            Some(1.5)
+        );
+        let mnps = estimates
+            .millions_per_second("lookups/rook/throughput/pext")
+            .unwrap();
+        assert!((mnps - 666.666).abs() < 0.01);
+        assert_eq!(estimates.ns("lookups/rook/throughput/fancy"), None);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_malformed_estimate_names_its_file() {
+        let dir = fixture("broken", r#"{"full_id":"x"}"#, r#"{"mean":{}}"#);
+        let error = Estimates::load(&dir).unwrap_err();
+        assert!(error.contains("no median"), "{error}");
+        assert!(error.contains("bench"), "{error}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn an_empty_directory_is_an_error() {
+        let dir =
+            std::env::temp_dir().join(format!("bitforge-report-empty-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        assert!(
+            Estimates::load(&dir)
+                .unwrap_err()
+                .contains("run the benchmarks first")
+        );
+        fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -82,3 +82,26 @@ fn new_value(metrics: &Value) -> Option<u64> {
         .or_else(|| new.as_u64())
         .or_else(|| new.get("Float").and_then(Value::as_f64).map(|f| f as u64))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn takes_the_new_runs_callgrind_counts() {
+        let json: Value = serde_json::from_str(
+            r#"{"function_name":"rook_lookups","id":"pext","profiles":[
+                {"tool":"DHAT","summaries":{"total":{"summary":{}}}},
+                {"tool":"Callgrind","summaries":{"total":{"summary":{"Callgrind":{
+                    "Ir":{"metrics":{"Both":[{"Int":41419},{"Int":40000}]}},
+                    "RamHits":{"metrics":{"Left":{"Int":2558}}},
+                    "L1HitRate":{"metrics":{"Left":{"Float":99.5}}}}}}}}]}"#,
+        )
+        .unwrap();
+        let (bench, counts) = counts(&json).unwrap();
+        assert_eq!(bench, "rook_lookups/pext");
+        assert_eq!(counts["Ir"], 41419);
+        assert_eq!(counts["RamHits"], 2558);
+        assert_eq!(counts["L1HitRate"], 99);
+    }
+}

@@ -66,3 +66,30 @@ impl Table {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bold_marks_the_best_of_each_column_and_dashes_the_missing() {
+        let mut table = Table::new(&["name", "a", "b"], 1, Best::Lowest);
+        table.row(vec!["x".into()], vec![Some(2.0), None]);
+        table.row(vec!["y".into()], vec![Some(1.5), Some(30.0)]);
+        table.row(vec!["z".into()], vec![None, None]);
+        let text = table.render();
+        assert_eq!(
+            text,
+            "| name | a | b |\n| --- | --- | --- |\n| x | 2.00 | - |\n| y | **1.50** | **30.0** |\n"
+        );
+    }
+
+    #[test]
+    fn highest_is_best_when_asked() {
+        let mut table = Table::new(&["name", "mnps"], 1, Best::Highest);
+        table.row(vec!["slow".into()], vec![Some(100.0)]);
+        table.row(vec!["fast".into()], vec![Some(400.0)]);
+        assert!(table.render().contains("| fast | **400** |"));
+        assert!(table.render().contains("| slow | 100 |"));
+    }
+}
