@@ -26,7 +26,8 @@ struct Args {
     #[arg(long, value_name = "DIR", default_value = "target/criterion")]
     default: PathBuf,
     /// Criterion's results of the native build (`RUSTFLAGS="-C target-cpu=native"
-    /// CARGO_TARGET_DIR=target/native cargo bench`); left out when the directory is missing.
+    /// CARGO_TARGET_DIR="$PWD/target/native" cargo bench`: an absolute directory, since the
+    /// benchmarks run in the package directory); left out when the directory is missing.
     #[arg(long, value_name = "DIR", default_value = "target/native/criterion")]
     native: PathBuf,
     /// iai-callgrind's saved summaries (`--save-summary=json`); left out when missing.

@@ -13,7 +13,7 @@ use crate::estimates::Estimates;
 use crate::iai::Summaries;
 use crate::machine::Machine;
 use crate::records::Record;
-use crate::table::{Best, Table};
+use crate::table::{Best, Table, thousands};
 
 /// The peers of the `peers` feature, by benchmark name.
 const PEERS: [&str; 3] = ["cozy-chess", "shakmaty", "chess"];
@@ -162,10 +162,10 @@ impl Report {
         );
         w.line("Commands (from the workspace root; the last writes this page):\n");
         w.line("```sh");
-        w.line("cargo bench -p bitforge-benches --features peers");
+        w.line("cargo bench -p bitforge-benches --features peers -- --warm-up-time 1 --measurement-time 2");
         w.line(
-            "RUSTFLAGS=\"-C target-cpu=native\" CARGO_TARGET_DIR=target/native \\\n    \
-             cargo bench -p bitforge-benches --features peers",
+            "RUSTFLAGS=\"-C target-cpu=native\" CARGO_TARGET_DIR=\"$PWD/target/native\" \\\n    \
+             cargo bench -p bitforge-benches --features peers -- --warm-up-time 1 --measurement-time 2",
         );
         w.line("cargo install iai-callgrind-runner --version 0.16.1   # once");
         w.line(
@@ -451,7 +451,7 @@ impl Report {
                 "| {} | {} | {} | {:.1} | `{}` |",
                 record.file,
                 record.scheme,
-                record.entries,
+                thousands(record.entries),
                 record.entries as f64 * 8.0 / 1024.0,
                 record.command.as_deref().unwrap_or("(not recorded)")
             );
@@ -472,7 +472,8 @@ impl Report {
              lookups, counts divided by {}. *RAM* is Callgrind's simulated accesses that miss \
              the last-level cache; *cycles* its estimate (L1 hit 1, LL hit 10, RAM 100). \
              Perft: Kiwipete to depth 3 (97,862 leaves), millions.\n",
-            COUNTED_LOOKUPS, COUNTED_LOOKUPS
+            thousands(COUNTED_LOOKUPS),
+            thousands(COUNTED_LOOKUPS)
         ));
         let mut table = Table::new(
             &[
@@ -519,8 +520,8 @@ impl Report {
         w.table(&table);
         if let Some(ir) = self.instructions.count("magic_search_fancy", "Ir") {
             w.line(&format!(
-                "Finding and verifying the full fancy set: {} million instructions.\n",
-                short(ir as f64 / 1e6)
+                "Finding and verifying the full fancy set: {} instructions.\n",
+                thousands(ir as usize)
             ));
         }
     }

@@ -2,6 +2,19 @@
 
 use crate::charts::short;
 
+/// An integer with commas between thousands: 107648 as "107,648".
+pub(crate) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// Which value of a column is best.
 #[derive(Clone, Copy)]
 pub(crate) enum Best {
@@ -82,6 +95,14 @@ mod tests {
             text,
             "| name | a | b |\n| --- | --- | --- |\n| x | 2.00 | - |\n| y | **1.50** | **30.0** |\n"
         );
+    }
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(4_096), "4,096");
+        assert_eq!(thousands(1_078_820_571), "1,078,820,571");
     }
 
     #[test]
