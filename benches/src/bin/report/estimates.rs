@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::walk;
+
 /// One benchmark's saved estimate.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Estimate {
@@ -26,26 +28,13 @@ impl Estimates {
     /// Reads every `new/benchmark.json` with its `new/estimates.json` under `dir`.
     pub(crate) fn load(dir: &Path) -> Result<Estimates, String> {
         let mut estimates = Estimates::default();
-        let mut pending = vec![dir.to_path_buf()];
-        while let Some(dir) = pending.pop() {
-            let entries =
-                fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-            for entry in entries {
-                let path = entry
-                    .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-                    .path();
-                if !path.is_dir() {
-                    continue;
-                }
-                if path.file_name().is_some_and(|name| name == "new") {
-                    if path.join("benchmark.json").is_file() {
-                        let (id, estimate) = read_one(&path)?;
-                        estimates.by_id.insert(id, estimate);
-                    }
-                } else {
-                    pending.push(path);
-                }
-            }
+        // Criterion keeps earlier runs beside `new` (`base`, `change`); only `new` is this run.
+        for file in walk::files_named(dir, "benchmark.json")? {
+            let Some(new) = file.parent().filter(|parent| parent.ends_with("new")) else {
+                continue;
+            };
+            let (id, estimate) = read_one(new)?;
+            estimates.by_id.insert(id, estimate);
         }
         if estimates.by_id.is_empty() {
             return Err(format!(

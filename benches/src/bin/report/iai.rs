@@ -7,6 +7,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::walk;
+
 /// Event counts by benchmark (`function/id`, for example `rook_lookups/pext`) and event name
 /// (`Ir`, `L1hits`, `LLhits`, `RamHits`, `EstimatedCycles`).
 #[derive(Debug, Default)]
@@ -18,25 +20,13 @@ impl Summaries {
     /// Reads every `summary.json` under `dir`.
     pub(crate) fn load(dir: &Path) -> Result<Summaries, String> {
         let mut summaries = Summaries::default();
-        let mut pending = vec![dir.to_path_buf()];
-        while let Some(dir) = pending.pop() {
-            let entries =
-                fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-            for entry in entries {
-                let path = entry
-                    .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-                    .path();
-                if path.is_dir() {
-                    pending.push(path);
-                } else if path.file_name().is_some_and(|name| name == "summary.json") {
-                    let text = fs::read_to_string(&path)
-                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                    let json: Value = serde_json::from_str(&text)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
-                    if let Some((bench, counts)) = counts(&json) {
-                        summaries.by_bench.insert(bench, counts);
-                    }
-                }
+        for path in walk::files_named(dir, "summary.json")? {
+            let text = fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let json: Value =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            if let Some((bench, counts)) = counts(&json) {
+                summaries.by_bench.insert(bench, counts);
             }
         }
         Ok(summaries)

@@ -10,6 +10,7 @@ mod machine;
 mod page;
 mod records;
 mod table;
+mod walk;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
