@@ -1,5 +1,6 @@
 //! Proof that nothing is initialised at run time: the first lookup in a fresh process costs
-//! about what the millionth does, not the milliseconds that building a table would take.
+//! microseconds (the operating system mapping pages, cold caches), not the milliseconds that
+//! building a table would take; it does not cost what the millionth does.
 //!
 //! Each `first/NAME` sample starts this binary anew as a child (`BITFORGE_FIRST_LOOKUP=NAME`),
 //! which times its very first rook lookup and, after 999,998 more, the millionth, each alone

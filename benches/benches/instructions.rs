@@ -19,8 +19,9 @@
 use std::hint::black_box;
 
 use bitforge::slider::{Backend, Slider, SliderJob};
-use bitforge::{Bitboard, Position, Square};
-use bitforge_benches::{COUNTED_LOOKUPS, LookupPiece, random_pairs};
+use bitforge::{Position, Square};
+use bitforge_benches::kernels::{Ours, converted, summed};
+use bitforge_benches::{COUNTED_LOOKUPS, random_pairs};
 use iai_callgrind::{library_benchmark, library_benchmark_group, main};
 
 /// Kiwipete, the suites' richest position in castling, pins and en passant.
@@ -29,21 +30,14 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 /// The perft depth counted (97,862 leaves).
 const PERFT_DEPTH: u32 = 3;
 
-/// Independent lookups of one piece, summed: the criterion `throughput` kernel.
-struct SumLookups<'a>(&'a [(Square, Bitboard)], LookupPiece);
+/// The criterion `throughput` kernel over `pairs`, rook (`ROOK`) or bishop.
+struct SumLookups<'a, const ROOK: bool>(&'a [(Square, u64)]);
 
-impl SliderJob for SumLookups<'_> {
+impl<const ROOK: bool> SliderJob for SumLookups<'_, ROOK> {
     type Output = u64;
 
     fn run<S: Slider>(self, slider: S) -> u64 {
-        let SumLookups(pairs, piece) = self;
-        pairs.iter().fold(0u64, |sum, &(square, occupancy)| {
-            let attacks = match piece {
-                LookupPiece::Rook => slider.rook_attacks(square, occupancy),
-                LookupPiece::Bishop => slider.bishop_attacks(square, occupancy),
-            };
-            sum.wrapping_add(attacks.0)
-        })
+        summed(self.0, Ours::<S, ROOK>(slider))
     }
 }
 
@@ -60,10 +54,9 @@ impl SliderJob for KiwipetePerft {
 }
 
 /// The backend with its inputs, built outside the counted region.
-fn with_pairs(backend: Backend) -> (Backend, Vec<(Square, Bitboard)>) {
-    let mut pairs = random_pairs();
-    pairs.truncate(COUNTED_LOOKUPS);
-    (backend, pairs)
+fn with_pairs(backend: Backend) -> (Backend, Vec<(Square, u64)>) {
+    let pairs = random_pairs();
+    (backend, converted(&pairs[..COUNTED_LOOKUPS], |s| s))
 }
 
 /// What `Backend::best()` picks where the benchmark runs (under valgrind: by its CPUID).
@@ -82,9 +75,9 @@ fn detected_backend() -> Backend {
 #[bench::pext(args = (Backend::Pext), setup = with_pairs)]
 #[bench::pext_pdep(args = (Backend::PextPdep), setup = with_pairs)]
 #[bench::best(args = (detected_backend()), setup = with_pairs)]
-fn rook_lookups(input: (Backend, Vec<(Square, Bitboard)>)) -> Option<u64> {
+fn rook_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
     let (backend, pairs) = input;
-    black_box(backend.run(SumLookups(&pairs, LookupPiece::Rook)))
+    black_box(backend.run(SumLookups::<true>(&pairs)))
 }
 
 #[library_benchmark]
@@ -98,9 +91,9 @@ fn rook_lookups(input: (Backend, Vec<(Square, Bitboard)>)) -> Option<u64> {
 #[bench::pext(args = (Backend::Pext), setup = with_pairs)]
 #[bench::pext_pdep(args = (Backend::PextPdep), setup = with_pairs)]
 #[bench::best(args = (detected_backend()), setup = with_pairs)]
-fn bishop_lookups(input: (Backend, Vec<(Square, Bitboard)>)) -> Option<u64> {
+fn bishop_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
     let (backend, pairs) = input;
-    black_box(backend.run(SumLookups(&pairs, LookupPiece::Bishop)))
+    black_box(backend.run(SumLookups::<false>(&pairs)))
 }
 
 #[library_benchmark]

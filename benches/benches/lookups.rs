@@ -15,11 +15,10 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-#[cfg(feature = "peers")]
-use std::marker::PhantomData;
 
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge::{Bitboard, Square};
+use bitforge_benches::kernels::{Attacks, Ours, converted, summed};
 use bitforge_benches::{LookupPiece, PAIRS, random_pairs, real_pairs};
 
 /// The square that carries the latency chain's dependency.
@@ -29,41 +28,6 @@ const D4: u64 = 1 << 27;
 struct Inputs {
     random: Vec<(Square, Bitboard)>,
     real: Vec<(Square, Bitboard)>,
-}
-
-/// One way of computing attacks. A trait rather than a closure so that `#[inline(always)]`
-/// puts the lookup into each timed loop: a closure called from three loops can be left out of
-/// line, and a call per lookup would measure the call.
-trait Attacks: Copy {
-    type Square: Copy;
-    fn attacks(self, square: Self::Square, occupancy: u64) -> u64;
-}
-
-/// A bitforge backend's rook (`ROOK`) or bishop attacks.
-#[derive(Clone, Copy)]
-struct Ours<S, const ROOK: bool>(S);
-
-impl<S: Slider, const ROOK: bool> Attacks for Ours<S, ROOK> {
-    type Square = Square;
-
-    #[inline(always)]
-    fn attacks(self, square: Square, occupancy: u64) -> u64 {
-        if ROOK {
-            self.0.rook_attacks(square, Bitboard(occupancy)).0
-        } else {
-            self.0.bishop_attacks(square, Bitboard(occupancy)).0
-        }
-    }
-}
-
-/// Independent lookups, summed.
-#[inline(always)]
-fn summed<A: Attacks>(pairs: &[(A::Square, u64)], method: A) -> u64 {
-    let mut sum = 0u64;
-    for &(square, occupancy) in black_box(pairs) {
-        sum = sum.wrapping_add(method.attacks(square, occupancy));
-    }
-    sum
 }
 
 /// Throughput, latency and real-occupancy lookups of one method, named `name`.
@@ -94,9 +58,16 @@ fn bench_lookups<A: Attacks>(
         .bench_function(format!("real/{name}"), |b| b.iter(|| summed(real, method)));
 }
 
-/// The pairs with the occupancy as a plain `u64` and the square converted by `square`.
-fn converted<Sq>(pairs: &[(Square, Bitboard)], square: impl Fn(Square) -> Sq) -> Vec<(Sq, u64)> {
-    pairs.iter().map(|&(s, o)| (square(s), o.0)).collect()
+/// One backend's lookups of `method`'s piece, in `group`.
+fn bench_ours<A: Attacks<Square = Square>>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    inputs: &Inputs,
+    method: A,
+) {
+    let random = converted(&inputs.random, |s| s);
+    let real = converted(&inputs.real, |s| s);
+    bench_lookups(group, name, &random, &real, method);
 }
 
 struct Lookups<'a, 'g> {
@@ -109,37 +80,24 @@ impl SliderJob for Lookups<'_, '_> {
     type Output = ();
 
     fn run<S: Slider>(self, slider: S) {
-        let piece = self.piece;
-        let random = converted(&self.inputs.random, |s| s);
-        let real = converted(&self.inputs.real, |s| s);
+        let (group, inputs, piece) = (self.group, self.inputs, self.piece);
         match piece {
-            LookupPiece::Rook => {
-                bench_lookups(self.group, S::NAME, &random, &real, Ours::<S, true>(slider))
-            }
-            LookupPiece::Bishop => bench_lookups(
-                self.group,
-                S::NAME,
-                &random,
-                &real,
-                Ours::<S, false>(slider),
-            ),
+            LookupPiece::Rook => bench_ours(group, S::NAME, inputs, Ours::<S, true>(slider)),
+            LookupPiece::Bishop => bench_ours(group, S::NAME, inputs, Ours::<S, false>(slider)),
         }
-        let pairs = &self.inputs.random;
-        self.group
-            .bench_function(format!("batch/{}", S::NAME), |b| {
-                let mut answers = vec![Bitboard::EMPTY; pairs.len()];
-                b.iter(|| {
-                    match piece {
-                        LookupPiece::Rook => {
-                            slider.rook_attacks_batch(black_box(pairs), &mut answers)
-                        }
-                        LookupPiece::Bishop => {
-                            slider.bishop_attacks_batch(black_box(pairs), &mut answers)
-                        }
+        let pairs = &inputs.random;
+        group.bench_function(format!("batch/{}", S::NAME), |b| {
+            let mut answers = vec![Bitboard::EMPTY; pairs.len()];
+            b.iter(|| {
+                match piece {
+                    LookupPiece::Rook => slider.rook_attacks_batch(black_box(pairs), &mut answers),
+                    LookupPiece::Bishop => {
+                        slider.bishop_attacks_batch(black_box(pairs), &mut answers)
                     }
-                    black_box(&answers);
-                })
-            });
+                }
+                black_box(&answers);
+            })
+        });
     }
 }
 
@@ -150,65 +108,34 @@ fn bench_peer<P: bitforge_benches::peers::Peer>(
     inputs: &Inputs,
     piece: LookupPiece,
 ) {
-    use bitforge::slider::Reference;
+    match piece {
+        LookupPiece::Rook => bench_peer_piece::<P, true>(group, inputs),
+        LookupPiece::Bishop => bench_peer_piece::<P, false>(group, inputs),
+    }
+}
 
-    let reference = Reference::new().expect("the ray walk runs everywhere");
+/// A peer's rook (`ROOK`) or bishop lookups, after checking every answer against the ray walk.
+#[cfg(feature = "peers")]
+fn bench_peer_piece<P: bitforge_benches::peers::Peer, const ROOK: bool>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    inputs: &Inputs,
+) {
+    use bitforge::slider::Reference;
+    use bitforge_benches::peers::Theirs;
+
+    let theirs = Theirs::<P, ROOK>::new();
+    let reference = Ours::<_, ROOK>(Reference::new().expect("the ray walk runs everywhere"));
     for &(square, occupancy) in inputs.random.iter().chain(&inputs.real) {
-        let (theirs, ours) = match piece {
-            LookupPiece::Rook => (
-                P::rook_attacks(P::square(square), occupancy.0),
-                reference.rook_attacks(square, occupancy),
-            ),
-            LookupPiece::Bishop => (
-                P::bishop_attacks(P::square(square), occupancy.0),
-                reference.bishop_attacks(square, occupancy),
-            ),
-        };
-        assert_eq!(theirs, ours.0, "{} agrees on {square:?}", P::NAME);
+        assert_eq!(
+            theirs.attacks(P::square(square), occupancy.0),
+            reference.attacks(square, occupancy.0),
+            "{} agrees on {square:?}",
+            P::NAME
+        );
     }
     let random = converted(&inputs.random, P::square);
     let real = converted(&inputs.real, P::square);
-    let name = format!("peer/{}", P::NAME);
-    match piece {
-        LookupPiece::Rook => {
-            bench_lookups(group, &name, &random, &real, Theirs::<P, true>(PhantomData))
-        }
-        LookupPiece::Bishop => bench_lookups(
-            group,
-            &name,
-            &random,
-            &real,
-            Theirs::<P, false>(PhantomData),
-        ),
-    }
-}
-
-/// A peer's rook (`ROOK`) or bishop attacks.
-#[cfg(feature = "peers")]
-struct Theirs<P, const ROOK: bool>(PhantomData<P>);
-
-#[cfg(feature = "peers")]
-impl<P, const ROOK: bool> Clone for Theirs<P, ROOK> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-#[cfg(feature = "peers")]
-impl<P, const ROOK: bool> Copy for Theirs<P, ROOK> {}
-
-#[cfg(feature = "peers")]
-impl<P: bitforge_benches::peers::Peer, const ROOK: bool> Attacks for Theirs<P, ROOK> {
-    type Square = P::Square;
-
-    #[inline(always)]
-    fn attacks(self, square: P::Square, occupancy: u64) -> u64 {
-        if ROOK {
-            P::rook_attacks(square, occupancy)
-        } else {
-            P::bishop_attacks(square, occupancy)
-        }
-    }
+    bench_lookups(group, &format!("peer/{}", P::NAME), &random, &real, theirs);
 }
 
 fn lookups(c: &mut Criterion) {

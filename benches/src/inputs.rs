@@ -71,7 +71,7 @@ pub fn real_pairs(piece: LookupPiece) -> Vec<(Square, Bitboard)> {
     let per_position = suite_queries(piece);
     let total: usize = per_position.iter().map(Vec::len).sum();
     let stride = (total / PAIRS).max(1);
-    let mut pairs: Vec<_> = per_position
+    let pairs: Vec<_> = per_position
         .iter()
         .step_by(stride)
         .flatten()
@@ -79,7 +79,6 @@ pub fn real_pairs(piece: LookupPiece) -> Vec<(Square, Bitboard)> {
         .take(PAIRS)
         .collect();
     assert_eq!(pairs.len(), PAIRS, "the suites give enough positions");
-    pairs.shrink_to_fit();
     pairs
 }
 

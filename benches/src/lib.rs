@@ -2,6 +2,7 @@
 //! `peers` feature) the adapters that run the same work on other move generators.
 
 pub mod inputs;
+pub mod kernels;
 #[cfg(feature = "peers")]
 pub mod peers;
 

@@ -2,9 +2,12 @@
 //! them as on bitforge: cozy-chess 0.3 (black magics by default), shakmaty 0.30 (fixed-shift
 //! magics) and the chess crate 3.2 (fancy magics).
 
+use std::marker::PhantomData;
 use std::str::FromStr;
 
 use bitforge::Square;
+
+use crate::kernels::Attacks;
 
 /// What a benchmark needs from a move generator.
 pub trait Peer {
@@ -25,6 +28,44 @@ pub trait Peer {
     fn board(fen: &str) -> Self::Board;
     /// Legal leaf nodes at `depth` (at least 1), counting the last ply in bulk.
     fn perft(board: &Self::Board, depth: u32) -> u64;
+}
+
+/// A peer's rook (`ROOK`) or bishop attacks, as a timed method.
+pub struct Theirs<P, const ROOK: bool>(PhantomData<P>);
+
+impl<P, const ROOK: bool> Theirs<P, ROOK> {
+    /// The method.
+    pub const fn new() -> Self {
+        Theirs(PhantomData)
+    }
+}
+
+impl<P, const ROOK: bool> Default for Theirs<P, ROOK> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+// By hand: a derive would ask `P: Copy` of the marker type.
+impl<P, const ROOK: bool> Clone for Theirs<P, ROOK> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P, const ROOK: bool> Copy for Theirs<P, ROOK> {}
+
+impl<P: Peer, const ROOK: bool> Attacks for Theirs<P, ROOK> {
+    type Square = P::Square;
+
+    #[inline(always)]
+    fn attacks(self, square: P::Square, occupancy: u64) -> u64 {
+        if ROOK {
+            P::rook_attacks(square, occupancy)
+        } else {
+            P::bishop_attacks(square, occupancy)
+        }
+    }
 }
 
 /// cozy-chess 0.3.

@@ -68,6 +68,11 @@ fn all_rows() -> Vec<Row> {
     backend_rows().into_iter().chain(peers).collect()
 }
 
+/// A row's nanoseconds per lookup of `piece` in lookup mode `mode`.
+fn ns_per_lookup(estimates: &Estimates, piece: LookupPiece, mode: &str, row: &Row) -> Option<f64> {
+    estimates.ns_per_element(&format!("lookups/{}/{mode}/{}", piece.name(), row.id))
+}
+
 /// The page being written and the charts written with it.
 struct Writer<'a> {
     out: &'a Path,
@@ -210,15 +215,7 @@ impl Report {
             for row in &rows {
                 let numbers = LookupPiece::ALL
                     .iter()
-                    .flat_map(|piece| {
-                        MODES.map(|mode| {
-                            estimates.ns_per_element(&format!(
-                                "lookups/{}/{mode}/{}",
-                                piece.name(),
-                                row.id
-                            ))
-                        })
-                    })
+                    .flat_map(|piece| MODES.map(|mode| ns_per_lookup(estimates, *piece, mode, row)))
                     .collect();
                 let kib = row
                     .table_kib
@@ -239,13 +236,7 @@ impl Report {
                         label: (*mode).to_owned(),
                         values: rows
                             .iter()
-                            .map(|row| {
-                                estimates.ns_per_element(&format!(
-                                    "lookups/{}/{mode}/{}",
-                                    piece.name(),
-                                    row.id
-                                ))
-                            })
+                            .map(|row| ns_per_lookup(estimates, piece, mode, row))
                             .collect(),
                     })
                     .collect();
