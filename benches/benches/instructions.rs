@@ -48,7 +48,7 @@ impl SliderJob for KiwipetePerft {
     type Output = u64;
 
     fn run<S: Slider>(self, slider: S) -> u64 {
-        let mut position = Position::from_fen(KIWIPETE, slider).expect("Kiwipete's FEN");
+        let position = Position::from_fen(KIWIPETE, slider).expect("Kiwipete's FEN");
         position.perft(black_box(PERFT_DEPTH))
     }
 }

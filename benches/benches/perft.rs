@@ -35,7 +35,7 @@ impl SliderJob for AllPositions<'_> {
         self.0
             .iter()
             .map(|&(fen, depth)| {
-                let mut position = Position::from_fen(fen, slider).expect("speed FEN");
+                let position = Position::from_fen(fen, slider).expect("speed FEN");
                 position.perft(black_box(depth))
             })
             .sum()

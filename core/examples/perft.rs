@@ -85,7 +85,7 @@ impl SliderJob for SuiteLine<'_> {
     type Output = Result<LineOutcome, String>;
 
     fn run<S: Slider>(self, slider: S) -> Self::Output {
-        let mut position = parse(self.line.fen, self.chess960, slider)?;
+        let position = parse(self.line.fen, self.chess960, slider)?;
         let start = Instant::now();
         let results = self
             .line

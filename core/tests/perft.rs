@@ -43,7 +43,7 @@ impl SliderJob for Suites {
             for (number, line) in text.lines().enumerate().take(lines) {
                 let line = PerftLine::parse(line)
                     .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
-                let mut position = Position::from_fen(line.fen, slider)
+                let position = Position::from_fen(line.fen, slider)
                     .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
                 for (depth, expected) in line.counts().filter(|&(_, n)| n <= self.max_nodes) {
                     assert_eq!(

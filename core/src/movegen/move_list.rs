@@ -2,10 +2,10 @@
 
 use core::ops::Deref;
 
-use super::generate::{MoveSink, generate_legal};
+use super::generate::{MoveSink, generate_legal, origin};
 use crate::position::Position;
 use crate::slider::Slider;
-use crate::{Bitboard, Move, PieceType, Square};
+use crate::{Bitboard, Direction, Move, PieceType, Square};
 
 /// The most moves a list holds. No legal position has more than 218; FEN reading rejects
 /// material a game cannot produce, which keeps every position this crate accepts well within.
@@ -91,26 +91,28 @@ impl<'a> IntoIterator for &'a MoveList {
 
 impl MoveSink for MoveList {
     #[inline(always)]
-    fn targets(&mut self, from: Square, targets: Bitboard) {
+    fn targets(&mut self, _piece: PieceType, from: Square, targets: Bitboard) {
         for to in targets {
             self.push(Move::new(from, to));
         }
     }
 
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, step: i8) {
+    fn pawn_moves(&mut self, targets: Bitboard, step: Direction) {
         for to in targets {
-            self.push(Move::new(
-                Square::from_index_masked((to as i8 - step) as u8),
-                to,
-            ));
+            self.push(Move::new(origin(to, step), to));
         }
     }
 
     #[inline(always)]
-    fn promotions(&mut self, targets: Bitboard, step: i8) {
+    fn double_pushes(&mut self, targets: Bitboard, step: Direction) {
+        self.pawn_moves(targets, step);
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, step: Direction) {
         for to in targets {
-            let from = Square::from_index_masked((to as i8 - step) as u8);
+            let from = origin(to, step);
             for piece in [
                 PieceType::Queen,
                 PieceType::Knight,
@@ -123,7 +125,12 @@ impl MoveSink for MoveList {
     }
 
     #[inline(always)]
-    fn special(&mut self, m: Move) {
-        self.push(m);
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.push(Move::en_passant(from, to));
+    }
+
+    #[inline(always)]
+    fn castling(&mut self, king: Square, rook: Square) {
+        self.push(Move::castling(king, rook));
     }
 }

@@ -4,9 +4,9 @@
 
 use core::fmt;
 
-use super::Position;
 use super::castling::CastlingInfo;
 use super::state::{State, StateStack};
+use super::{Placement, Position};
 use crate::slider::Slider;
 use crate::{
     Bitboard, CastlingRights, CastlingSide, Color, Direction, File, Piece, PieceType, Rank, Square,
@@ -220,8 +220,7 @@ impl<S: Slider> Position<S> {
             .map_err(|at| FenError::at(FenErrorKind::Empty, at))?;
         let mut position = Position {
             board: [Piece::None; 64],
-            by_type: [Bitboard::EMPTY; 8],
-            by_color: [Bitboard::EMPTY; 2],
+            pieces: Placement::EMPTY,
             piece_count: [0; 16],
             side_to_move: Color::White,
             game_ply: 0,

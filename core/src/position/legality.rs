@@ -143,8 +143,9 @@ impl<S: Slider> Position<S> {
                 let captured = Square::new(to.file(), from.rank());
                 let occupancy = (self.occupied() ^ from ^ captured) | to;
                 let revealed = (self.slider.rook_attacks(their_king, occupancy)
-                    & self.rook_movers())
-                    | (self.slider.bishop_attacks(their_king, occupancy) & self.bishop_movers());
+                    & self.pieces.rook_movers())
+                    | (self.slider.bishop_attacks(their_king, occupancy)
+                        & self.pieces.bishop_movers());
                 !(revealed & self.pieces_of(us)).is_empty()
             }
             MoveKind::Castling => {

@@ -3,33 +3,24 @@
 
 use super::Position;
 use crate::Move;
-use crate::movegen::{MoveCounter, generate_legal};
+use crate::movegen::{self, MoveCounter, generate_legal};
 use crate::slider::Slider;
 
 impl<S: Slider> Position<S> {
     /// The number of legal move sequences of `depth` plies from here.
     ///
+    /// The tree is walked on a copy of the pieces, castling rights and en passant square
+    /// (copy-make, no keys or history), the side to move fixed at compile time at every ply.
+    ///
     /// ```
     /// use bitforge::Position;
     /// use bitforge::slider::Hyperbola;
     ///
-    /// let mut start = Position::start(Hyperbola);
+    /// let start = Position::start(Hyperbola);
     /// assert_eq!(start.perft(3), 8_902);
     /// ```
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_legal_moves(),
-            _ => {
-                let mut nodes = 0;
-                for &m in self.legal_moves().iter() {
-                    self.do_move(m);
-                    nodes += self.perft(depth - 1);
-                    self.undo_move();
-                }
-                nodes
-            }
-        }
+    pub fn perft(&self, depth: u32) -> u64 {
+        movegen::perft(&self.to_board(), &self.rules(), self.side_to_move(), depth)
     }
 
     /// Perft split by root move: `report` receives each legal move with its count (the

@@ -1,0 +1,121 @@
+//! What move generation reads and perft copies: the pieces, the castling rights and the en
+//! passant square (88 bytes). Perft makes a move by copying its parent with the move applied
+//! (copy-make): nothing to undo, no keys, no history, no check information carried along.
+
+use super::side::Side;
+use crate::position::{CastlingInfo, Placement, castling_destinations, castling_side};
+use crate::tables::pawn_attacks;
+use crate::{CastlingRights, Piece, PieceType, Square};
+
+/// What stays fixed while moves are generated and made: the slider backend and the game's
+/// castling geometry.
+pub(crate) struct Rules<'a, S> {
+    pub(crate) slider: S,
+    pub(crate) castling: &'a CastlingInfo,
+}
+
+/// The pieces, castling rights and en passant square of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Board {
+    pub(crate) pieces: Placement,
+    /// The square a pawn has just passed over, kept only when an enemy pawn attacks it; the
+    /// generator decides whether the capture is legal.
+    pub(crate) en_passant: Option<Square>,
+    pub(crate) castling: CastlingRights,
+}
+
+impl Board {
+    /// After `Us` moves its `piece` from `from` to `to`, capturing whatever enemy piece stands
+    /// there: every move but castling, en passant, double pushes and promotions.
+    #[inline(always)]
+    pub(crate) fn moved<Us: Side>(
+        &self,
+        piece: PieceType,
+        from: Square,
+        to: Square,
+        castling: &CastlingInfo,
+    ) -> Board {
+        let mut child = *self;
+        child.en_passant = None;
+        let target = to.bitboard();
+        let from_to = from.bitboard() | target;
+        let pieces = &mut child.pieces;
+        // The captured piece, if any, goes without asking what it was: clearing the square in
+        // five sets costs less than a branch. A king is never captured.
+        for set in &mut pieces.by_type[PieceType::Pawn.index()..=PieceType::Queen.index()] {
+            *set -= target;
+        }
+        pieces.by_color[Us::Other::COLOR.index()] -= target;
+        pieces.by_type[piece.index()] ^= from_to;
+        pieces.by_color[Us::COLOR.index()] ^= from_to;
+        pieces.by_type[PieceType::ALL.index()] = pieces.by_color[0] | pieces.by_color[1];
+        if !child.castling.is_empty() {
+            child.castling &= !(castling.removed_by(from) | castling.removed_by(to));
+        }
+        child
+    }
+
+    /// After a pawn of `Us` pushes two squares; the en passant square is kept only when an
+    /// enemy pawn attacks it.
+    #[inline(always)]
+    pub(crate) fn pushed_twice<Us: Side>(&self, from: Square, to: Square) -> Board {
+        let mut child = *self;
+        child
+            .pieces
+            .toggle(Piece::new(Us::COLOR, PieceType::Pawn), from | to);
+        let over = Square::from_index_masked(((from as u8) + (to as u8)) / 2);
+        let their_pawns = self.pieces.colored(Us::Other::COLOR, PieceType::Pawn);
+        child.en_passant =
+            (!(pawn_attacks(Us::COLOR, over) & their_pawns).is_empty()).then_some(over);
+        child
+    }
+
+    /// After a pawn of `Us` moves from `from` to the last rank on `to` (capturing or not) and
+    /// becomes a `promoted`.
+    #[inline(always)]
+    pub(crate) fn promoted<Us: Side>(
+        &self,
+        from: Square,
+        to: Square,
+        promoted: PieceType,
+        castling: &CastlingInfo,
+    ) -> Board {
+        let mut child = self.moved::<Us>(PieceType::Pawn, from, to, castling);
+        child.pieces.by_type[PieceType::Pawn.index()] ^= to;
+        child.pieces.by_type[promoted.index()] ^= to;
+        child
+    }
+
+    /// After a pawn of `Us` on `from` captures en passant onto `to`.
+    #[inline(always)]
+    pub(crate) fn captured_en_passant<Us: Side>(&self, from: Square, to: Square) -> Board {
+        let mut child = *self;
+        child.en_passant = None;
+        let captured = Square::new(to.file(), from.rank());
+        child
+            .pieces
+            .toggle(Piece::new(Us::COLOR, PieceType::Pawn), from | to);
+        child.pieces.toggle(
+            Piece::new(Us::Other::COLOR, PieceType::Pawn),
+            captured.bitboard(),
+        );
+        child
+    }
+
+    /// After `Us` castles, the king on `king` taking its own rook on `rook` (king and rook may
+    /// share squares with each other's destinations in Chess960: off first, then on).
+    #[inline(always)]
+    pub(crate) fn castled<Us: Side>(&self, king: Square, rook: Square) -> Board {
+        let (king_to, rook_to) = castling_destinations(Us::COLOR, castling_side(king, rook));
+        let mut child = *self;
+        child.en_passant = None;
+        child.castling &= !CastlingRights::of(Us::COLOR);
+        let our_king = Piece::new(Us::COLOR, PieceType::King);
+        let our_rook = Piece::new(Us::COLOR, PieceType::Rook);
+        child.pieces.toggle(our_king, king.bitboard());
+        child.pieces.toggle(our_rook, rook.bitboard());
+        child.pieces.toggle(our_king, king_to.bitboard());
+        child.pieces.toggle(our_rook, rook_to.bitboard());
+        child
+    }
+}

@@ -1,0 +1,115 @@
+//! Perft's recursion: every legal move is made by copying the parent [`Board`] with the move
+//! applied and recursing on the copy, the side to move a type parameter; the last ply is
+//! counted with popcounts, not played (bulk counting).
+
+use core::marker::PhantomData;
+
+use super::board::{Board, Rules};
+use super::generate::{MoveCounter, MoveSink, generate, origin};
+use super::side::{Black, Side, White};
+use crate::slider::Slider;
+use crate::{Bitboard, Color, Direction, PieceType, Square};
+
+/// The number of legal move sequences of `depth` plies from `board`, `side` to move.
+pub(crate) fn perft<S: Slider>(
+    board: &Board,
+    rules: &Rules<'_, S>,
+    side: Color,
+    depth: u32,
+) -> u64 {
+    match (depth, side) {
+        (0, _) => 1,
+        (_, Color::White) => perft_from::<White, S>(board, rules, depth),
+        (_, Color::Black) => perft_from::<Black, S>(board, rules, depth),
+    }
+}
+
+/// Perft for `depth >= 1`.
+fn perft_from<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>, depth: u32) -> u64 {
+    if depth <= 1 {
+        let mut counter = MoveCounter(0);
+        generate::<Us, S, _>(board, rules, &mut counter);
+        return counter.0;
+    }
+    let mut children = Children::<Us, S> {
+        board,
+        rules,
+        depth: depth - 1,
+        nodes: 0,
+        side: PhantomData,
+    };
+    generate::<Us, S, _>(board, rules, &mut children);
+    children.nodes
+}
+
+/// The sink that plays each move and counts the subtree below it.
+struct Children<'a, 'r, Us, S> {
+    board: &'a Board,
+    rules: &'a Rules<'r, S>,
+    /// The depth left below each child.
+    depth: u32,
+    nodes: u64,
+    side: PhantomData<Us>,
+}
+
+impl<Us: Side, S: Slider> Children<'_, '_, Us, S> {
+    #[inline(always)]
+    fn visit(&mut self, child: Board) {
+        self.nodes += perft_from::<Us::Other, S>(&child, self.rules, self.depth);
+    }
+}
+
+impl<Us: Side, S: Slider> MoveSink for Children<'_, '_, Us, S> {
+    #[inline(always)]
+    fn targets(&mut self, piece: PieceType, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.visit(self.board.moved::<Us>(piece, from, to, self.rules.castling));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, step: Direction) {
+        for to in targets {
+            let from = origin(to, step);
+            self.visit(
+                self.board
+                    .moved::<Us>(PieceType::Pawn, from, to, self.rules.castling),
+            );
+        }
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, step: Direction) {
+        for to in targets {
+            self.visit(self.board.pushed_twice::<Us>(origin(to, step), to));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, step: Direction) {
+        for to in targets {
+            let from = origin(to, step);
+            for promoted in [
+                PieceType::Queen,
+                PieceType::Knight,
+                PieceType::Rook,
+                PieceType::Bishop,
+            ] {
+                self.visit(
+                    self.board
+                        .promoted::<Us>(from, to, promoted, self.rules.castling),
+                );
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.visit(self.board.captured_en_passant::<Us>(from, to));
+    }
+
+    #[inline(always)]
+    fn castling(&mut self, king: Square, rook: Square) {
+        self.visit(self.board.castled::<Us>(king, rook));
+    }
+}
