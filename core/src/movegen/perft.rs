@@ -24,12 +24,18 @@ pub(crate) fn perft<S: Slider>(
     }
 }
 
+/// The number of legal moves: perft at depth 1.
+#[inline(always)]
+fn count<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>) -> u64 {
+    let mut counter = MoveCounter(0);
+    generate::<Us, S, _>(board, rules, &mut counter);
+    counter.0
+}
+
 /// Perft for `depth >= 1`.
 fn perft_from<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>, depth: u32) -> u64 {
     if depth <= 1 {
-        let mut counter = MoveCounter(0);
-        generate::<Us, S, _>(board, rules, &mut counter);
-        return counter.0;
+        return count::<Us, S>(board, rules);
     }
     let mut children = Children::<Us, S> {
         board,
@@ -55,7 +61,13 @@ struct Children<'a, 'r, Us, S> {
 impl<Us: Side, S: Slider> Children<'_, '_, Us, S> {
     #[inline(always)]
     fn visit(&mut self, child: Board) {
-        self.nodes += perft_from::<Us::Other, S>(&child, self.rules, self.depth);
+        // The last ply's counting is inlined here: most visits are to a child one ply above
+        // the leaves, and a call would cost a large function's prologue each time.
+        self.nodes += if self.depth == 1 {
+            count::<Us::Other, S>(&child, self.rules)
+        } else {
+            perft_from::<Us::Other, S>(&child, self.rules, self.depth)
+        };
     }
 }
 

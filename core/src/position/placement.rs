@@ -10,13 +10,13 @@ use crate::{Bitboard, Color, Piece, PieceType, Square};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Placement {
     /// By piece type; slot 0 ([`PieceType::ALL`]) holds every piece.
-    pub(crate) by_type: [Bitboard; 8],
+    pub(crate) by_type: [Bitboard; 7],
     pub(crate) by_color: [Bitboard; 2],
 }
 
 impl Placement {
     pub(crate) const EMPTY: Placement = Placement {
-        by_type: [Bitboard::EMPTY; 8],
+        by_type: [Bitboard::EMPTY; 7],
         by_color: [Bitboard::EMPTY; 2],
     };
 
