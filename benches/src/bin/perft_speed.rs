@@ -1,0 +1,206 @@
+//! The full perft speed run, the way the perft targets are stated: single thread, bulk
+//! counting, no hashing, the five positions of `benches/data/perft-speed.epd` at their listed
+//! depths (429,555,583 nodes), every backend available here and every peer, interleaved in
+//! rounds so that the machine's drift hits them alike; the median of the rounds, and each one's
+//! ratio to cozy-chess. Every run's node counts are checked against the file.
+//!
+//! ```sh
+//! RUSTFLAGS="-C target-cpu=native" cargo run --release -p bitforge-benches --features peers \
+//!     --bin perft-speed -- --rounds 5
+//! ```
+//!
+//! The criterion `perft` bench measures the same positions one ply shallower, with confidence
+//! intervals; this is the long run, a few seconds per engine per round.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bitforge::Position;
+use bitforge::position::PerftLine;
+use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
+use clap::Parser;
+
+const SPEED_POSITIONS: &str = include_str!("../../data/perft-speed.epd");
+
+/// Run the full perft speed positions with every backend and peer, in rounds.
+#[derive(Debug, Parser)]
+#[command(about, long_about)]
+struct Args {
+    /// How many rounds (each engine runs once per round); the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    rounds: u32,
+    /// Only these engines (backend names, or peer/cozy-chess, peer/chess, peer/shakmaty).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Also write the table (Markdown) to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// One position of the speed file.
+struct SpeedPosition {
+    fen: &'static str,
+    depth: u32,
+    nodes: u64,
+}
+
+/// Runs every position once and returns the node counts, in file order.
+type RunAll = Box<dyn Fn(&[SpeedPosition]) -> Vec<u64>>;
+
+/// Something that runs perft: a backend or a peer.
+struct Engine {
+    name: String,
+    run: RunAll,
+}
+
+/// Our perft on every position with one backend.
+struct OursOnAll<'a>(&'a [SpeedPosition]);
+
+impl SliderJob for OursOnAll<'_> {
+    type Output = Vec<u64>;
+
+    fn run<S: Slider>(self, slider: S) -> Vec<u64> {
+        self.0
+            .iter()
+            .map(|p| match Position::from_fen(p.fen, slider) {
+                Ok(position) => position.perft(p.depth),
+                // The file is checked when read; an unreadable FEN counts no nodes and fails.
+                Err(_) => 0,
+            })
+            .collect()
+    }
+}
+
+fn peer<P: Peer + 'static>() -> Engine {
+    Engine {
+        name: format!("peer/{}", P::NAME),
+        run: Box::new(|positions: &[SpeedPosition]| {
+            positions
+                .iter()
+                .map(|p| P::perft(&P::board(p.fen), p.depth))
+                .collect()
+        }),
+    }
+}
+
+fn engines(only: &[String]) -> Vec<Engine> {
+    let mut engines: Vec<Engine> = Backend::ALL
+        .into_iter()
+        .filter(|backend| backend.is_available())
+        .map(|backend| Engine {
+            name: backend.name().to_string(),
+            run: Box::new(move |positions: &[SpeedPosition]| {
+                backend.run(OursOnAll(positions)).unwrap_or_default()
+            }),
+        })
+        .collect();
+    engines.extend([peer::<Cozy>(), peer::<ChessCrate>(), peer::<Shakmaty>()]);
+    if !only.is_empty() {
+        engines.retain(|engine| only.contains(&engine.name));
+    }
+    engines
+}
+
+fn read_positions() -> Result<Vec<SpeedPosition>, String> {
+    SPEED_POSITIONS
+        .lines()
+        .enumerate()
+        .map(|(number, text)| {
+            let line = PerftLine::parse(text)
+                .map_err(|error| format!("perft-speed.epd:{}: {error}", number + 1))?;
+            let (depth, nodes) = line
+                .counts()
+                .last()
+                .ok_or_else(|| format!("perft-speed.epd:{}: no depth", number + 1))?;
+            Ok(SpeedPosition {
+                fen: line.fen,
+                depth,
+                nodes,
+            })
+        })
+        .collect()
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let positions = match read_positions() {
+        Ok(positions) => positions,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let engines = engines(&args.only);
+    if engines.is_empty() {
+        eprintln!("error: no engine matches --only (see --help for the names)");
+        return ExitCode::from(2);
+    }
+    let expected: Vec<u64> = positions.iter().map(|p| p.nodes).collect();
+    let total: u64 = expected.iter().sum();
+
+    let mut times = vec![Vec::new(); engines.len()];
+    for round in 1..=args.rounds {
+        for (engine, times) in engines.iter().zip(&mut times) {
+            let start = Instant::now();
+            let counts = (engine.run)(&positions);
+            let elapsed = start.elapsed();
+            if counts != expected {
+                eprintln!(
+                    "error: {} counted {counts:?}, expected {expected:?}",
+                    engine.name
+                );
+                return ExitCode::FAILURE;
+            }
+            eprintln!(
+                "round {round}/{}: {:<20} {:>8.1} Mnps",
+                args.rounds,
+                engine.name,
+                total as f64 / elapsed.as_secs_f64() / 1e6
+            );
+            times.push(elapsed);
+        }
+    }
+
+    let mnps = |time: Duration| total as f64 / time.as_secs_f64() / 1e6;
+    let medians: Vec<Duration> = times.iter_mut().map(|t| median(t)).collect();
+    let cozy = engines
+        .iter()
+        .position(|engine| engine.name == "peer/cozy-chess")
+        .map(|index| mnps(medians[index]));
+    let mut table = format!(
+        "| engine | Mnps, median of {} | min | max | × cozy-chess |\n| --- | --- | --- | --- | --- |\n",
+        args.rounds
+    );
+    for ((engine, times), median) in engines.iter().zip(&times).zip(&medians) {
+        let slowest = times.iter().max().copied().unwrap_or_default();
+        let fastest = times.iter().min().copied().unwrap_or_default();
+        let ratio = cozy.map_or("".to_string(), |cozy| {
+            format!("{:.2}", mnps(*median) / cozy)
+        });
+        table += &format!(
+            "| {} | {:.1} | {:.1} | {:.1} | {ratio} |\n",
+            engine.name,
+            mnps(*median),
+            mnps(slowest),
+            mnps(fastest)
+        );
+    }
+    print!("{table}");
+    if let Some(path) = args.out {
+        let written =
+            std::fs::File::create(&path).and_then(|mut file| file.write_all(table.as_bytes()));
+        if let Err(error) = written {
+            eprintln!("error: cannot write {}: {error}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
