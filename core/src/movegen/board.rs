@@ -119,3 +119,90 @@ impl Board {
         child
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::side::{Black, White};
+    use crate::position::Position;
+    use crate::slider::Hyperbola;
+    use crate::{Color, Move, MoveKind};
+
+    /// The board after `m` by copy-make, whatever kind of move it is.
+    fn child_of<Us: Side>(position: &Position<Hyperbola>, m: Move) -> Board {
+        let board = position.to_board();
+        let castling = position.castling_info();
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Castling => board.castled::<Us>(from, to),
+            MoveKind::EnPassant => board.captured_en_passant::<Us>(from, to),
+            MoveKind::Promotion => board.promoted::<Us>(from, to, m.promotion_type(), castling),
+            MoveKind::Normal => {
+                let piece = position.piece_on(from).piece_type();
+                if piece == PieceType::Pawn && from.index().abs_diff(to.index()) == 16 {
+                    board.pushed_twice::<Us>(from, to)
+                } else {
+                    board.moved::<Us>(piece, from, to, castling)
+                }
+            }
+        }
+    }
+
+    /// Random games from positions rich in castling, en passant and promotions: after every
+    /// move, the copy-made board equals the one `do_move` leaves.
+    #[test]
+    fn copy_make_agrees_with_do_move() {
+        let starts = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9",
+                true,
+            ),
+        ];
+        let games = if cfg!(miri) { 1 } else { 100 };
+        let mut random = 0x9E37_79B9_7F4A_7C15_u64;
+        for (fen, chess960) in starts {
+            for _ in 0..games {
+                let mut position = if chess960 {
+                    Position::from_fen_chess960(fen, Hyperbola)
+                } else {
+                    Position::from_fen(fen, Hyperbola)
+                }
+                .expect("a valid FEN");
+                for _ in 0..60 {
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // xorshift64: any spread of moves will do.
+                    random ^= random << 13;
+                    random ^= random >> 7;
+                    random ^= random << 17;
+                    let m = moves[(random % moves.len() as u64) as usize];
+                    let child = match position.side_to_move() {
+                        Color::White => child_of::<White>(&position, m),
+                        Color::Black => child_of::<Black>(&position, m),
+                    };
+                    let before = position.clone();
+                    position.do_move(m);
+                    let expected = position.to_board();
+                    assert_eq!(child.pieces, expected.pieces, "{}, {m}", before.fen());
+                    assert_eq!(child.castling, expected.castling, "{}, {m}", before.fen());
+                    // The position keeps an en passant square only when the capture is legal;
+                    // the board whenever an enemy pawn attacks it.
+                    if let Some(square) = expected.en_passant {
+                        assert_eq!(child.en_passant, Some(square), "{}, {m}", before.fen());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use serde_json::Value;
 
@@ -16,6 +17,8 @@ pub(crate) struct Estimate {
     pub(crate) median_ns: f64,
     /// Elements per iteration, when the benchmark declared a throughput.
     pub(crate) elements: Option<u64>,
+    /// When criterion wrote it (the file's modification time), if the file system says.
+    pub(crate) saved: Option<SystemTime>,
 }
 
 /// Every benchmark criterion saved under one directory, by full id (`group/function`).
@@ -58,6 +61,16 @@ impl Estimates {
             .map(|e| e.median_ns / e.elements.unwrap_or(1) as f64)
     }
 
+    /// When the newest of the benchmarks whose id starts with `prefix` was saved: a section
+    /// of the page can be re-run alone, so each says when it was measured.
+    pub(crate) fn last_saved(&self, prefix: &str) -> Option<SystemTime> {
+        self.by_id
+            .iter()
+            .filter(|(id, _)| id.starts_with(prefix))
+            .filter_map(|(_, estimate)| estimate.saved)
+            .max()
+    }
+
     /// Millions of elements per second of benchmark `id`.
     pub(crate) fn millions_per_second(&self, id: &str) -> Option<f64> {
         self.ns_per_element(id).map(|ns| 1e3 / ns)
@@ -76,11 +89,15 @@ fn read_one(new: &Path) -> Result<(String, Estimate), String> {
         .as_f64()
         .ok_or_else(|| format!("{}: no median", new.display()))?;
     let elements = benchmark["throughput"]["Elements"].as_u64();
+    let saved = fs::metadata(new.join("estimates.json"))
+        .and_then(|metadata| metadata.modified())
+        .ok();
     Ok((
         id,
         Estimate {
             median_ns,
             elements,
+            saved,
         },
     ))
 }

@@ -135,6 +135,23 @@ impl Report {
         builds
     }
 
+    /// When the benchmarks whose ids start with `prefix` were run, per build: sections can be
+    /// re-run alone, so the page says when each was measured.
+    fn measured(&self, w: &mut Writer<'_>, prefix: &str) {
+        let runs: Vec<String> = self
+            .builds()
+            .into_iter()
+            .filter_map(|(_, tag, estimates)| {
+                estimates
+                    .last_saved(prefix)
+                    .map(|saved| format!("{tag} {}", humantime::format_rfc3339_seconds(saved)))
+            })
+            .collect();
+        if !runs.is_empty() {
+            w.line(&format!("Measured: {}.\n", runs.join(", ")));
+        }
+    }
+
     fn header(&self, w: &mut Writer<'_>) {
         let m = &self.machine;
         let memory = m
@@ -162,8 +179,9 @@ impl Report {
              AVX-512 and GFNI compiled in).",
         );
         w.line(
-            "- Figures are criterion medians of one run; the machine is shared, so compare \
-                within a table (one run) rather than across pages.\n",
+            "- Figures are criterion medians; each section says when its benchmarks ran (a \
+                section may be re-run alone). The machine is shared, so compare within a table \
+                (one run) rather than across sections or pages.\n",
         );
         w.line("Commands (from the workspace root; the last writes this page):\n");
         w.line("```sh");
@@ -183,6 +201,7 @@ impl Report {
 
     fn lookups(&self, w: &mut Writer<'_>) -> Result<(), String> {
         w.line("## Slider lookups\n");
+        self.measured(w, "lookups/");
         w.line(
             "Nanoseconds per lookup (`cargo bench --bench lookups`). *throughput*: 65,536 \
              independent lookups, random squares, occupancy `random & random` (about 25%); \
@@ -261,12 +280,14 @@ impl Report {
 
     fn perft(&self, w: &mut Writer<'_>) -> Result<(), String> {
         w.line("## Perft\n");
+        self.measured(w, "perft/");
         w.line(
             "Millions of leaf nodes per second (`cargo bench --bench perft`): the five speed \
              positions of `benches/data/perft-speed.epd` one ply shallower than the full run \
              (12.15 million nodes per iteration), single thread, bulk counting at the last \
-             ply, no hashing; bitforge with full incremental state (keys, checkers, pins), the \
-             peers with their own move generators (each checked to count the same nodes). \
+             ply, no hashing; bitforge copy-makes a board of pieces, castling rights and en \
+             passant square (no keys or history) with the side to move a type parameter, the \
+             peers use their own move generators (each checked to count the same nodes). \
              *x cozy* is the ratio to cozy-chess in the same run.\n",
         );
         let rows = all_rows();
@@ -314,6 +335,7 @@ impl Report {
 
     fn setwise(&self, w: &mut Writer<'_>) {
         w.line("## Set-wise attacks\n");
+        self.measured(w, "setwise/");
         w.line(
             "Nanoseconds per position (`cargo bench --bench setwise`): every square attacked by \
              one side's rooks and queens and its bishops and queens. *random*: 4,096 random \
@@ -344,6 +366,7 @@ impl Report {
 
     fn first_lookup(&self, w: &mut Writer<'_>) -> Result<(), String> {
         w.line("## The first lookup\n");
+        self.measured(w, "first_lookup/");
         w.line(
             "Nothing is initialised at run time: the tables are constants in the binary. \
              `cargo bench --bench first_lookup` starts a fresh process per sample and times \
@@ -410,6 +433,7 @@ impl Report {
 
     fn magic_search(&self, w: &mut Writer<'_>) {
         w.line("## Magic search\n");
+        self.measured(w, "magic_search/");
         w.line(
             "Finding and verifying a full set (rook and bishop, 64 squares each), single \
              thread, default seed (`cargo bench --bench magic_search`), milliseconds:\n",
