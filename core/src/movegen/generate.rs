@@ -218,30 +218,56 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
         sink.targets(PieceType::Queen, from, targets);
     }
     if !(pinned & (bishops | rooks | queens)).is_empty() {
-        for from in (bishops | queens) & pin_diagonal {
-            let targets = slider.bishop_attacks(from, occupied) & allowed & pin_diagonal;
-            let piece = if bishops.contains(from) {
-                PieceType::Bishop
-            } else {
-                PieceType::Queen
-            };
-            sink.targets(piece, from, targets);
-        }
-        for from in (rooks | queens) & pin_orthogonal {
-            let targets = slider.rook_attacks(from, occupied) & allowed & pin_orthogonal;
-            let piece = if rooks.contains(from) {
-                PieceType::Rook
-            } else {
-                PieceType::Queen
-            };
-            sink.targets(piece, from, targets);
-        }
+        let diagonal = |from| slider.bishop_attacks(from, occupied);
+        let straight = |from| slider.rook_attacks(from, occupied);
+        let sliders = bishops | queens;
+        along_pins(
+            sink,
+            sliders,
+            queens,
+            PieceType::Bishop,
+            pin_diagonal,
+            allowed,
+            diagonal,
+        );
+        let sliders = rooks | queens;
+        along_pins(
+            sink,
+            sliders,
+            queens,
+            PieceType::Rook,
+            pin_orthogonal,
+            allowed,
+            straight,
+        );
     }
 
     generate_pawn_moves::<Us, S, K>(board, rules, sink, allowed, pin_orthogonal, pin_diagonal);
 
     if checkers.is_empty() && !(board.castling & CastlingRights::of(Us::COLOR)).is_empty() {
         generate_castling::<Us, S, K>(board, rules, sink, king, banned);
+    }
+}
+
+/// Moves of the `sliders` pinned on `pins` (rays of the kind they move along): they stay on
+/// those rays, within `allowed`; a queen among them moves as one.
+#[inline(always)]
+fn along_pins<K: MoveSink>(
+    sink: &mut K,
+    sliders: Bitboard,
+    queens: Bitboard,
+    piece: PieceType,
+    pins: Bitboard,
+    allowed: Bitboard,
+    attacks: impl Fn(Square) -> Bitboard,
+) {
+    for from in sliders & pins {
+        let piece = if queens.contains(from) {
+            PieceType::Queen
+        } else {
+            piece
+        };
+        sink.targets(piece, from, attacks(from) & pins & allowed);
     }
 }
 
