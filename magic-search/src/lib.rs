@@ -20,6 +20,8 @@ pub mod pack;
 pub mod scheme;
 pub mod search;
 pub mod subsets;
+pub mod tune;
+mod tuned_streams;
 pub mod verify;
 
 pub use export::{Format, export};
@@ -32,4 +34,6 @@ pub use search::{
     find_square,
 };
 pub use subsets::Subsets;
+pub use tune::{TunedSquare, tune_stream_offsets};
+pub use tuned_streams::FANCY_STREAM_OFFSETS;
 pub use verify::{AttackTable, SlotUse, VerifyError, verify};
