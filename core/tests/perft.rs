@@ -135,7 +135,7 @@ fn pext_pdep() {
 /// Every listed depth, with the best backend here, or the one `BITFORGE_PERFT_BACKEND` names
 /// (`all`: every available backend in turn).
 #[test]
-#[ignore = "34.7 billion nodes per backend: about 100 s in release with pext"]
+#[ignore = "34.7 billion nodes per backend: about 45 s in release with pext"]
 fn every_depth() {
     let choice = std::env::var("BITFORGE_PERFT_BACKEND").ok();
     let backends: Vec<Backend> = match choice.as_deref() {

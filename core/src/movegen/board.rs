@@ -148,6 +148,12 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_board_is_80_bytes() {
+        // What perft copies per move (README and the module doc quote it).
+        assert_eq!(core::mem::size_of::<Board>(), 80);
+    }
+
     /// Random games from positions rich in castling, en passant and promotions: after every
     /// move, the copy-made board equals the one `do_move` leaves.
     #[test]

@@ -170,15 +170,14 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
         pin_diagonal,
     } = king_safety::<Us>(board, king);
 
-    // The king: squares attacked by pawns, the king or knights are out at once; the rest are
-    // tested against sliders with the king lifted.
+    // The king: every square the enemy attacks is out, the sliders' attacks taken with the
+    // king lifted so that it cannot hide behind itself. Castling reads the same map.
     let without_king = occupied ^ king;
-    let mut near_banned = pieces.colored(them, PieceType::Pawn).pawn_attacks(them)
+    let mut banned = pieces.colored(them, PieceType::Pawn).pawn_attacks(them)
         | king_attacks(pieces.king_square(them));
     for knight in pieces.colored(them, PieceType::Knight) {
-        near_banned |= knight_attacks(knight);
+        banned |= knight_attacks(knight);
     }
-    let mut banned = near_banned;
     for slider_square in their_rooks {
         banned |= slider.rook_attacks(slider_square, without_king);
     }
@@ -321,7 +320,8 @@ fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink>(
         let king = pieces.king_square(Us::COLOR);
         for from in pawn_attacks(them, square) & pawns {
             // Two pawns leave their squares at once, which no pin mask captures: look again
-            // from the king for sliders.
+            // from the king for sliders (`Position::legal` tests every attacker instead, since
+            // its moves need not come from an evasion generator).
             let occupancy = (pieces.occupied() ^ from ^ captured) | square;
             let exposed = (rules.slider.rook_attacks(king, occupancy) & pieces.rook_movers())
                 | (rules.slider.bishop_attacks(king, occupancy) & pieces.bishop_movers());
@@ -334,17 +334,17 @@ fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink>(
 
 /// Castling, king takes own rook: the right, an empty path, and no attacked square on the
 /// king's way (tested without the rook, which may be shielding the destination in Chess960).
-/// `near_banned`: the squares enemy pawns, knights and king attack.
+/// `banned`: the squares the enemy attacks, sliders seen through the lifted king.
 #[inline(always)]
 fn generate_castling<Us: Side, S: Slider, K: MoveSink>(
     board: &Board,
     rules: &Rules<'_, S>,
     sink: &mut K,
     king: Square,
-    near_banned: Bitboard,
+    banned: Bitboard,
 ) {
-    castle::<Us, S, K>(board, rules, sink, king, near_banned, CastlingSide::King);
-    castle::<Us, S, K>(board, rules, sink, king, near_banned, CastlingSide::Queen);
+    castle::<Us, S, K>(board, rules, sink, king, banned, CastlingSide::King);
+    castle::<Us, S, K>(board, rules, sink, king, banned, CastlingSide::Queen);
 }
 
 #[inline(always)]
@@ -353,14 +353,14 @@ fn castle<Us: Side, S: Slider, K: MoveSink>(
     rules: &Rules<'_, S>,
     sink: &mut K,
     king: Square,
-    near_banned: Bitboard,
+    banned: Bitboard,
     side: CastlingSide,
 ) {
     let occupied = board.pieces.occupied();
     let king_path = rules.castling.king_path(Us::COLOR, side);
     if !board.castling.has(CastlingRights::new(Us::COLOR, side))
         || !(occupied & rules.castling.path(Us::COLOR, side)).is_empty()
-        || !(king_path & near_banned).is_empty()
+        || !(king_path & banned).is_empty()
     {
         return;
     }
