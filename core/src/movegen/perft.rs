@@ -34,13 +34,28 @@ fn count<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>) -> u64 {
 
 /// Perft for `depth >= 1`.
 fn perft_from<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>, depth: u32) -> u64 {
-    if depth <= 1 {
-        return count::<Us, S>(board, rules);
+    match depth {
+        0 | 1 => count::<Us, S>(board, rules),
+        // Two plies above the leaves is a generator instantiation of its own, counting each
+        // child inline: with no recursion in it the compiler keeps more in registers
+        // (callgrind: 6% fewer instructions than one instantiation testing the depth per move).
+        2 => play_children::<Us, S, true>(board, rules, 1),
+        _ => play_children::<Us, S, false>(board, rules, depth - 1),
     }
-    let mut children = Children::<Us, S> {
+}
+
+/// Plays every legal move of `board` and sums the subtrees `depth` plies deep below them;
+/// `LAST`: `depth` is 1, each child is counted inline.
+#[inline(always)]
+fn play_children<Us: Side, S: Slider, const LAST: bool>(
+    board: &Board,
+    rules: &Rules<'_, S>,
+    depth: u32,
+) -> u64 {
+    let mut children = Children::<Us, S, LAST> {
         board,
         rules,
-        depth: depth - 1,
+        depth,
         nodes: 0,
         side: PhantomData,
     };
@@ -48,8 +63,9 @@ fn perft_from<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>, depth: u
     children.nodes
 }
 
-/// The sink that plays each move and counts the subtree below it.
-struct Children<'a, 'r, Us, S> {
+/// The sink that plays each move and counts the subtree below it; `LAST`: the children are
+/// one ply above the leaves.
+struct Children<'a, 'r, Us, S, const LAST: bool> {
     board: &'a Board,
     rules: &'a Rules<'r, S>,
     /// The depth left below each child.
@@ -58,12 +74,13 @@ struct Children<'a, 'r, Us, S> {
     side: PhantomData<Us>,
 }
 
-impl<Us: Side, S: Slider> Children<'_, '_, Us, S> {
+impl<Us: Side, S: Slider, const LAST: bool> Children<'_, '_, Us, S, LAST> {
     #[inline(always)]
     fn visit(&mut self, child: Board) {
         // The last ply's counting is inlined here: most visits are to a child one ply above
-        // the leaves, and a call would cost a large function's prologue each time.
-        self.nodes += if self.depth == 1 {
+        // the leaves, and a call would cost a large function's prologue each time (callgrind:
+        // 12% more instructions with `count` out of line).
+        self.nodes += if LAST {
             count::<Us::Other, S>(&child, self.rules)
         } else {
             perft_from::<Us::Other, S>(&child, self.rules, self.depth)
@@ -71,7 +88,7 @@ impl<Us: Side, S: Slider> Children<'_, '_, Us, S> {
     }
 }
 
-impl<Us: Side, S: Slider> MoveSink for Children<'_, '_, Us, S> {
+impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, '_, Us, S, LAST> {
     #[inline(always)]
     fn targets(&mut self, piece: PieceType, from: Square, targets: Bitboard) {
         for to in targets {
