@@ -188,6 +188,9 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
     if checkers.more_than_one() {
         return;
     }
+    if checkers.is_empty() && !(board.castling & CastlingRights::of(Us::COLOR)).is_empty() {
+        generate_castling::<Us, S, K>(board, rules, sink, king, banned);
+    }
 
     // Other pieces must capture or block a single checker.
     let allowed = match checkers.first() {
@@ -243,9 +246,6 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
 
     generate_pawn_moves::<Us, S, K>(board, rules, sink, allowed, pin_orthogonal, pin_diagonal);
 
-    if checkers.is_empty() && !(board.castling & CastlingRights::of(Us::COLOR)).is_empty() {
-        generate_castling::<Us, S, K>(board, rules, sink, king, banned);
-    }
 }
 
 /// Moves of the `sliders` pinned on `pins` (rays of the kind they move along): they stay on
