@@ -77,7 +77,8 @@ pub(crate) fn origin(to: Square, step: Direction) -> Square {
 
 /// Pins and checks of the side to move's king.
 struct KingSafety {
-    checkers: Bitboard,
+    /// Enemy sliders giving check.
+    slider_checkers: Bitboard,
     /// Rays along ranks and files from the king to each pinner (pinner included).
     pin_orthogonal: Bitboard,
     /// Rays along diagonals from the king to each pinner (pinner included).
@@ -107,13 +108,13 @@ fn slider_threats(
     (checkers, pins)
 }
 
+/// The enemy sliders checking the king on `king`, and the pins on it.
 #[inline(always)]
 fn king_safety<Us: Side>(board: &Board, king: Square) -> KingSafety {
     let pieces = &board.pieces;
-    let them = Us::Other::COLOR;
     let occupied = pieces.occupied();
     let ours = pieces.pieces_of(Us::COLOR);
-    let theirs = pieces.pieces_of(them);
+    let theirs = pieces.pieces_of(Us::Other::COLOR);
     let (orthogonal_checkers, pin_orthogonal) = slider_threats(
         king,
         pseudo_attacks(PieceType::Rook, king) & pieces.rook_movers() & theirs,
@@ -126,15 +127,20 @@ fn king_safety<Us: Side>(board: &Board, king: Square) -> KingSafety {
         occupied,
         ours,
     );
-    let checkers = orthogonal_checkers
-        | diagonal_checkers
-        | (knight_attacks(king) & pieces.colored(them, PieceType::Knight))
-        | (pawn_attacks(Us::COLOR, king) & pieces.colored(them, PieceType::Pawn));
     KingSafety {
-        checkers,
+        slider_checkers: orthogonal_checkers | diagonal_checkers,
         pin_orthogonal,
         pin_diagonal,
     }
+}
+
+/// The enemy knights and pawns checking the king on `king`.
+#[inline(always)]
+fn step_checkers<Us: Side>(board: &Board, king: Square) -> Bitboard {
+    let pieces = &board.pieces;
+    let them = Us::Other::COLOR;
+    (knight_attacks(king) & pieces.colored(them, PieceType::Knight))
+        | (pawn_attacks(Us::COLOR, king) & pieces.colored(them, PieceType::Pawn))
 }
 
 /// Generates every legal move of `position` into `sink`.
@@ -164,11 +170,6 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
     let king = pieces.king_square(Us::COLOR);
     let their_rooks = pieces.rook_movers() & theirs;
     let their_bishops = pieces.bishop_movers() & theirs;
-    let KingSafety {
-        checkers,
-        pin_orthogonal,
-        pin_diagonal,
-    } = king_safety::<Us>(board, king);
 
     // The king: every square the enemy attacks is out, the sliders' attacks taken with the
     // king lifted so that it cannot hide behind itself. Castling reads the same map.
@@ -185,17 +186,30 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
         banned |= slider.bishop_attacks(slider_square, without_king);
     }
     sink.targets(PieceType::King, king, king_attacks(king) - ours - banned);
-    if checkers.more_than_one() {
-        return;
-    }
-    if checkers.is_empty() && !(board.castling & CastlingRights::of(Us::COLOR)).is_empty() {
+    // The king is in check exactly when its own square is attacked: the map answers that, so
+    // the checkers themselves are looked for only then.
+    let in_check = banned.contains(king);
+    if !in_check && !(board.castling & CastlingRights::of(Us::COLOR)).is_empty() {
         generate_castling::<Us, S, K>(board, rules, sink, king, banned);
     }
 
+    let KingSafety {
+        slider_checkers,
+        pin_orthogonal,
+        pin_diagonal,
+    } = king_safety::<Us>(board, king);
     // Other pieces must capture or block a single checker.
-    let allowed = match checkers.first() {
-        Some(checker) => check_block(king, checker) - ours,
-        None => !ours,
+    let allowed = if in_check {
+        let checkers = slider_checkers | step_checkers::<Us>(board, king);
+        if checkers.more_than_one() {
+            return;
+        }
+        match checkers.first() {
+            Some(checker) => check_block(king, checker) - ours,
+            None => return,
+        }
+    } else {
+        !ours
     };
     let pinned = pin_orthogonal | pin_diagonal;
 
@@ -245,7 +259,6 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
     }
 
     generate_pawn_moves::<Us, S, K>(board, rules, sink, allowed, pin_orthogonal, pin_diagonal);
-
 }
 
 /// Moves of the `sliders` pinned on `pins` (rays of the kind they move along): they stay on
