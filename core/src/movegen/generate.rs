@@ -1,11 +1,13 @@
 //! Legal move generation: every move it produces is legal, with no make-and-test.
 //!
-//! Each node computes, from the king outwards, the checkers, and the pins split by direction
-//! (`pin_orthogonal`, `pin_diagonal`: the rays from the king to each pinner, pinner included).
-//! A piece pinned on one kind of ray can only move along it, so its targets are its attacks
-//! masked by that union of rays (two rays of one kind through the king never meet elsewhere);
-//! check evasions are masked by `CHECK_BLOCK`. King moves are tested with the king lifted off
-//! the board, so that it cannot hide behind itself from a slider.
+//! Each node first maps every square the enemy attacks, its sliders seeing through our lifted
+//! king so that the king cannot hide behind itself: the king's moves and castling read it,
+//! and the king is in check exactly when its own square is on it (the checkers themselves
+//! are looked for only then). Pins are found from the king outwards and split by direction
+//! (`pin_orthogonal`, `pin_diagonal`: the rays from the king to each pinner, pinner
+//! included). A piece pinned on one kind of ray can only move along it, so its targets are its
+//! attacks masked by that union of rays (two rays of one kind through the king never meet
+//! elsewhere); check evasions are masked by `CHECK_BLOCK`.
 
 use super::board::{Board, Rules};
 use super::side::{Black, Side, White};
@@ -75,71 +77,63 @@ pub(crate) fn origin(to: Square, step: Direction) -> Square {
     Square::from_index_masked((to as i8 - step.0) as u8)
 }
 
-/// Pins and checks of the side to move's king.
-struct KingSafety {
-    /// Enemy sliders giving check.
-    slider_checkers: Bitboard,
+/// The pins on the side to move's king.
+struct Pins {
     /// Rays along ranks and files from the king to each pinner (pinner included).
-    pin_orthogonal: Bitboard,
+    orthogonal: Bitboard,
     /// Rays along diagonals from the king to each pinner (pinner included).
-    pin_diagonal: Bitboard,
+    diagonal: Bitboard,
 }
 
-/// Walks the enemy sliders on the king's lines (`snipers`): with nothing between, a checker;
-/// with one piece of ours between, a pin.
+/// The rays from the king on `king` to each enemy slider on its lines (`snipers`) with exactly
+/// one piece between, ours, pinner included.
 #[inline(always)]
-fn slider_threats(
-    king: Square,
-    snipers: Bitboard,
-    occupied: Bitboard,
-    ours: Bitboard,
-) -> (Bitboard, Bitboard) {
-    let mut checkers = Bitboard::EMPTY;
+fn pin_rays(king: Square, snipers: Bitboard, occupied: Bitboard, ours: Bitboard) -> Bitboard {
     let mut pins = Bitboard::EMPTY;
     for sniper in snipers {
         let ray = between(king, sniper);
         let blockers = ray & occupied;
-        if blockers.is_empty() {
-            checkers |= sniper;
-        } else if !blockers.more_than_one() && !(blockers & ours).is_empty() {
+        if !blockers.more_than_one() && !(blockers & ours).is_empty() {
             pins |= ray | sniper;
         }
     }
-    (checkers, pins)
+    pins
 }
 
-/// The enemy sliders checking the king on `king`, and the pins on it.
+/// The pins on the king on `king`.
 #[inline(always)]
-fn king_safety<Us: Side>(board: &Board, king: Square) -> KingSafety {
+fn pins<Us: Side>(board: &Board, king: Square) -> Pins {
     let pieces = &board.pieces;
     let occupied = pieces.occupied();
     let ours = pieces.pieces_of(Us::COLOR);
     let theirs = pieces.pieces_of(Us::Other::COLOR);
-    let (orthogonal_checkers, pin_orthogonal) = slider_threats(
-        king,
-        pseudo_attacks(PieceType::Rook, king) & pieces.rook_movers() & theirs,
-        occupied,
-        ours,
-    );
-    let (diagonal_checkers, pin_diagonal) = slider_threats(
-        king,
-        pseudo_attacks(PieceType::Bishop, king) & pieces.bishop_movers() & theirs,
-        occupied,
-        ours,
-    );
-    KingSafety {
-        slider_checkers: orthogonal_checkers | diagonal_checkers,
-        pin_orthogonal,
-        pin_diagonal,
+    Pins {
+        orthogonal: pin_rays(
+            king,
+            pseudo_attacks(PieceType::Rook, king) & pieces.rook_movers() & theirs,
+            occupied,
+            ours,
+        ),
+        diagonal: pin_rays(
+            king,
+            pseudo_attacks(PieceType::Bishop, king) & pieces.bishop_movers() & theirs,
+            occupied,
+            ours,
+        ),
     }
 }
 
-/// The enemy knights and pawns checking the king on `king`.
+/// Every enemy piece checking the king on `king` (looked for only when the king is in check).
 #[inline(always)]
-fn step_checkers<Us: Side>(board: &Board, king: Square) -> Bitboard {
+fn checkers<Us: Side, S: Slider>(board: &Board, slider: S, king: Square) -> Bitboard {
     let pieces = &board.pieces;
     let them = Us::Other::COLOR;
-    (knight_attacks(king) & pieces.colored(them, PieceType::Knight))
+    let occupied = pieces.occupied();
+    let theirs = pieces.pieces_of(them);
+    ((slider.rook_attacks(king, occupied) & pieces.rook_movers())
+        | (slider.bishop_attacks(king, occupied) & pieces.bishop_movers()))
+        & theirs
+        | (knight_attacks(king) & pieces.colored(them, PieceType::Knight))
         | (pawn_attacks(Us::COLOR, king) & pieces.colored(them, PieceType::Pawn))
 }
 
@@ -193,14 +187,13 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
         generate_castling::<Us, S, K>(board, rules, sink, king, banned);
     }
 
-    let KingSafety {
-        slider_checkers,
-        pin_orthogonal,
-        pin_diagonal,
-    } = king_safety::<Us>(board, king);
+    let Pins {
+        orthogonal: pin_orthogonal,
+        diagonal: pin_diagonal,
+    } = pins::<Us>(board, king);
     // Other pieces must capture or block a single checker.
     let allowed = if in_check {
-        let checkers = slider_checkers | step_checkers::<Us>(board, king);
+        let checkers = checkers::<Us, S>(board, slider, king);
         if checkers.more_than_one() {
             return;
         }
