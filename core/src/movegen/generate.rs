@@ -23,9 +23,9 @@ use crate::{Bitboard, CastlingRights, CastlingSide, Color, Direction, PieceType,
 pub(crate) trait MoveSink {
     /// Moves of the `piece` on `from` to every square of `targets`.
     fn targets(&mut self, piece: PieceType, from: Square, targets: Bitboard);
-    /// Pawn single pushes and captures (not promoting) to every square of `targets`, each
-    /// from `step` squares behind it.
-    fn pawn_moves(&mut self, targets: Bitboard, step: Direction);
+    /// Pawn single pushes (`CAPTURE` false) or captures (not promoting) to every square of
+    /// `targets`, each from `step` squares behind it.
+    fn pawn_moves<const CAPTURE: bool>(&mut self, targets: Bitboard, step: Direction);
     /// Pawn double pushes to every square of `targets`, each from `step` squares behind it.
     fn double_pushes(&mut self, targets: Bitboard, step: Direction);
     /// Promotions (four each) to every square of `targets`, each from `step` squares behind.
@@ -46,7 +46,7 @@ impl MoveSink for MoveCounter {
     }
 
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, _step: Direction) {
+    fn pawn_moves<const CAPTURE: bool>(&mut self, targets: Bitboard, _step: Direction) {
         self.0 += u64::from(targets.count());
     }
 
@@ -309,10 +309,10 @@ fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink>(
     let left = capture(Us::UP_LEFT);
     let right = capture(Us::UP_RIGHT);
 
-    sink.pawn_moves(single - Us::LAST_RANK, Us::UP);
+    sink.pawn_moves::<false>(single - Us::LAST_RANK, Us::UP);
     sink.double_pushes(double, Direction(2 * Us::UP.0));
-    sink.pawn_moves(left - Us::LAST_RANK, Us::UP_LEFT);
-    sink.pawn_moves(right - Us::LAST_RANK, Us::UP_RIGHT);
+    sink.pawn_moves::<true>(left - Us::LAST_RANK, Us::UP_LEFT);
+    sink.pawn_moves::<true>(right - Us::LAST_RANK, Us::UP_RIGHT);
     sink.promotions(single & Us::LAST_RANK, Us::UP);
     sink.promotions(left & Us::LAST_RANK, Us::UP_LEFT);
     sink.promotions(right & Us::LAST_RANK, Us::UP_RIGHT);

@@ -98,7 +98,7 @@ impl MoveSink for MoveList {
     }
 
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, step: Direction) {
+    fn pawn_moves<const CAPTURE: bool>(&mut self, targets: Bitboard, step: Direction) {
         for to in targets {
             self.push(Move::new(origin(to, step), to));
         }
@@ -106,7 +106,7 @@ impl MoveSink for MoveList {
 
     #[inline(always)]
     fn double_pushes(&mut self, targets: Bitboard, step: Direction) {
-        self.pawn_moves(targets, step);
+        self.pawn_moves::<false>(targets, step);
     }
 
     #[inline(always)]

@@ -91,19 +91,33 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, '_, Us, S, LAST> {
 impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, '_, Us, S, LAST> {
     #[inline(always)]
     fn targets(&mut self, piece: PieceType, from: Square, targets: Bitboard) {
-        for to in targets {
-            self.visit(self.board.moved::<Us>(piece, from, to, self.rules.castling));
+        // Captures and quiet moves in loops of their own: a quiet move has nothing to clear
+        // (callgrind: 4% fewer instructions than clearing for every move).
+        let theirs = self.board.pieces.pieces_of(Us::Other::COLOR);
+        for to in targets & theirs {
+            self.visit(
+                self.board
+                    .moved::<Us, true>(piece, from, to, self.rules.castling),
+            );
+        }
+        for to in targets - theirs {
+            self.visit(
+                self.board
+                    .moved::<Us, false>(piece, from, to, self.rules.castling),
+            );
         }
     }
 
     #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, step: Direction) {
+    fn pawn_moves<const CAPTURE: bool>(&mut self, targets: Bitboard, step: Direction) {
         for to in targets {
             let from = origin(to, step);
-            self.visit(
-                self.board
-                    .moved::<Us>(PieceType::Pawn, from, to, self.rules.castling),
-            );
+            self.visit(self.board.moved::<Us, CAPTURE>(
+                PieceType::Pawn,
+                from,
+                to,
+                self.rules.castling,
+            ));
         }
     }
 
