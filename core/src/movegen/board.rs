@@ -53,7 +53,10 @@ impl Board {
         pieces.by_type[piece.index()] ^= from_to;
         pieces.by_color[Us::COLOR.index()] ^= from_to;
         pieces.by_type[PieceType::ALL.index()] = pieces.by_color[0] | pieces.by_color[1];
-        if !child.castling.is_empty() {
+        // A right stands only while its king and rook are home, so only they, leaving, or a
+        // capture of that rook take one away.
+        let may_remove = CAPTURE || matches!(piece, PieceType::King | PieceType::Rook);
+        if may_remove && !child.castling.is_empty() {
             child.castling &= !(castling.removed_by(from) | castling.removed_by(to));
         }
         child
