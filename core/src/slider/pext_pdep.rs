@@ -3,9 +3,9 @@
 use crate::{Bitboard, Square};
 
 use super::bmi2::pdep;
-use super::pext::pext_slot;
+use super::pext::{BISHOP_INDEX, ROOK_INDEX, SquareIndex};
 use super::{Slider, cpu};
-use crate::tables::pext::{BISHOP, COMPRESSED, Entry, ROOK};
+use crate::tables::pext::COMPRESSED;
 
 /// `pdep(COMPRESSED[offset + pext(occupancy, mask)], rays)`: each entry keeps only the bits of
 /// the square's empty-board rays (at most 14), so the table is 107,648 `u16`s (210 KiB) and
@@ -15,19 +15,20 @@ pub struct PextPdep(());
 
 impl PextPdep {
     #[inline(always)]
-    fn lookup(entry: &Entry, occupancy: Bitboard) -> Bitboard {
+    fn lookup(index: &SquareIndex, square: Square, occupancy: Bitboard) -> Bitboard {
         // SAFETY: a `PextPdep` value exists only where BMI2 does (see `new`).
-        let slot = unsafe { pext_slot(entry, occupancy) };
-        // SAFETY: `pext_slot` is inside the table (see there).
+        let slot = unsafe { index.slot(square, occupancy) };
+        // SAFETY: `slot` is inside the table (see there).
         let compressed = unsafe { *COMPRESSED.get_unchecked(slot) };
         // SAFETY: BMI2, as above.
-        Bitboard(unsafe { pdep(u64::from(compressed), entry.rays) })
+        Bitboard(unsafe { pdep(u64::from(compressed), index.rays(square)) })
     }
 }
 
 impl Slider for PextPdep {
     const NAME: &'static str = "pext-pdep";
-    const TABLE_BYTES: usize = size_of_val(&COMPRESSED) + 2 * size_of_val(&ROOK);
+    const TABLE_BYTES: usize =
+        size_of_val(&COMPRESSED) + size_of_val(&ROOK_INDEX) + size_of_val(&BISHOP_INDEX);
 
     #[inline]
     fn is_available() -> bool {
@@ -41,11 +42,11 @@ impl Slider for PextPdep {
 
     #[inline(always)]
     fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        Self::lookup(&ROOK[square.index()], occupancy)
+        Self::lookup(&ROOK_INDEX, square, occupancy)
     }
 
     #[inline(always)]
     fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        Self::lookup(&BISHOP[square.index()], occupancy)
+        Self::lookup(&BISHOP_INDEX, square, occupancy)
     }
 }
