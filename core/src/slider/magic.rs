@@ -16,7 +16,8 @@ macro_rules! magic_backend {
         impl Slider for $backend {
             const NAME: &'static str = $name;
             const TABLE_BYTES: usize = size_of_val(&crate::tables::$set::ATTACKS)
-                + 2 * size_of_val(&crate::tables::$set::ROOK);
+                + size_of_val(&crate::tables::$set::ROOK_FIELDS)
+                + size_of_val(&crate::tables::$set::BISHOP_FIELDS);
 
             #[inline]
             fn is_available() -> bool {
