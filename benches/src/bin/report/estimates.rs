@@ -61,14 +61,17 @@ impl Estimates {
             .map(|e| e.median_ns / e.elements.unwrap_or(1) as f64)
     }
 
-    /// When the newest of the benchmarks whose id starts with `prefix` was saved: a section
-    /// of the page can be re-run alone, so each says when it was measured.
-    pub(crate) fn last_saved(&self, prefix: &str) -> Option<SystemTime> {
-        self.by_id
-            .iter()
-            .filter(|(id, _)| id.starts_with(prefix))
-            .filter_map(|(_, estimate)| estimate.saved)
-            .max()
+    /// When the first and the last of the benchmarks whose id starts with `prefix` were saved:
+    /// a section of the page can be re-run alone, whole or in part, so each says when it was
+    /// measured.
+    pub(crate) fn saved_span(&self, prefix: &str) -> Option<(SystemTime, SystemTime)> {
+        let saved = || {
+            self.by_id
+                .iter()
+                .filter(|(id, _)| id.starts_with(prefix))
+                .filter_map(|(_, estimate)| estimate.saved)
+        };
+        Some((saved().min()?, saved().max()?))
     }
 
     /// Millions of elements per second of benchmark `id`.

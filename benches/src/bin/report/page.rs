@@ -142,9 +142,15 @@ impl Report {
             .builds()
             .into_iter()
             .filter_map(|(_, tag, estimates)| {
-                estimates
-                    .last_saved(prefix)
-                    .map(|saved| format!("{tag} {}", humantime::format_rfc3339_seconds(saved)))
+                let (first, last) = estimates.saved_span(prefix)?;
+                let time = humantime::format_rfc3339_seconds;
+                // A section re-run in part holds figures from two runs: say both ends.
+                Some(match last.duration_since(first) {
+                    Ok(apart) if apart.as_secs() > 3600 => {
+                        format!("{tag} {} to {} (re-run in part)", time(first), time(last))
+                    }
+                    _ => format!("{tag} {}", time(last)),
+                })
             })
             .collect();
         if !runs.is_empty() {
