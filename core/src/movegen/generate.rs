@@ -124,6 +124,8 @@ fn pins<Us: Side>(board: &Board, king: Square) -> Pins {
 }
 
 /// Every enemy piece checking the king on `king` (looked for only when the king is in check).
+/// `Placement::attackers_to` masked by colour answers the same, but costs 0.9% more
+/// instructions per perft node (Callgrind speed set) in this inlined spot.
 #[inline(always)]
 fn checkers<Us: Side, S: Slider>(board: &Board, slider: S, king: Square) -> Bitboard {
     let pieces = &board.pieces;
