@@ -25,9 +25,10 @@ pub(crate) struct Board {
 }
 
 impl Board {
-    /// After `Us` moves its `piece` from `from` to `to`, onto an enemy piece when `CAPTURE`
-    /// (to an empty square otherwise): every move but castling, en passant, double pushes and
-    /// promotions.
+    /// After `Us` moves its `piece` from `from` to `to`: every move but castling, en passant,
+    /// double pushes and promotions. With `CAPTURE`, whatever enemy piece stands on `to` is
+    /// removed (none is fine: promotions pass `true` for pushes too); without, `to` must be
+    /// empty.
     #[inline(always)]
     pub(crate) fn moved<Us: Side, const CAPTURE: bool>(
         &self,

@@ -22,6 +22,10 @@ pub(super) struct SquareIndex {
 }
 
 impl SquareIndex {
+    /// The bytes [`slot`](Self::slot) reads: the masks and the offsets (the rays are only
+    /// for `pext-pdep`).
+    pub(super) const SLOT_BYTES: usize = size_of::<[u64; 64]>() + size_of::<[usize; 64]>();
+
     const fn new(entries: &[Entry; 64]) -> SquareIndex {
         let mut index = SquareIndex {
             masks: [0; 64],
@@ -79,8 +83,7 @@ impl Pext {
 
 impl Slider for Pext {
     const NAME: &'static str = "pext";
-    const TABLE_BYTES: usize =
-        size_of_val(&ATTACKS) + size_of_val(&ROOK_INDEX) + size_of_val(&BISHOP_INDEX);
+    const TABLE_BYTES: usize = size_of_val(&ATTACKS) + 2 * SquareIndex::SLOT_BYTES;
 
     #[inline]
     fn is_available() -> bool {
