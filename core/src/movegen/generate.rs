@@ -9,6 +9,7 @@
 //! attacks masked by that union of rays (two rays of one kind through the king never meet
 //! elsewhere); check evasions are masked by `CHECK_BLOCK`.
 
+use super::attack_map::slider_attack_map;
 use super::board::{Board, Rules};
 use super::side::{Black, Side, White};
 use crate::position::Position;
@@ -175,12 +176,7 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink>(
     for knight in pieces.colored(them, PieceType::Knight) {
         banned |= knight_attacks(knight);
     }
-    for slider_square in their_rooks {
-        banned |= slider.rook_attacks(slider_square, without_king);
-    }
-    for slider_square in their_bishops {
-        banned |= slider.bishop_attacks(slider_square, without_king);
-    }
+    banned |= slider_attack_map(slider, their_rooks, their_bishops, without_king);
     sink.targets(PieceType::King, king, king_attacks(king) - ours - banned);
     // The king is in check exactly when its own square is attacked: the map answers that, so
     // the checkers themselves are looked for only then.

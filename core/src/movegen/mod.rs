@@ -1,5 +1,6 @@
 //! Legal move generation into a fixed-capacity [`MoveList`], and perft's copy-make recursion.
 
+mod attack_map;
 mod board;
 mod generate;
 mod move_list;
