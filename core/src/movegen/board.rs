@@ -1,5 +1,5 @@
 //! What move generation reads and perft copies: the pieces, the castling rights and the en
-//! passant square (88 bytes). Perft makes a move by copying its parent with the move applied
+//! passant square (80 bytes). Perft makes a move by copying its parent with the move applied
 //! (copy-make): nothing to undo, no keys, no history, no check information carried along.
 
 use super::side::Side;

@@ -157,7 +157,9 @@ fn axis_label(v: f64, log: bool) -> String {
 
 /// A value with about three significant digits.
 pub(crate) fn short(v: f64) -> String {
-    if v >= 100.0 {
+    if v >= 1000.0 {
+        crate::table::thousands(v.round() as usize)
+    } else if v >= 100.0 {
         format!("{v:.0}")
     } else if v >= 10.0 {
         format!("{v:.1}")
@@ -183,7 +185,7 @@ mod tests {
     fn log_axis_spans_whole_decades() {
         let (ticks, _) = value_axis([60.0, 13_000.0].into_iter(), true);
         assert_eq!(ticks, vec![1.0, 2.0, 3.0, 4.0, 5.0]);
-        assert_eq!(axis_label(3.0, true), "1000");
+        assert_eq!(axis_label(3.0, true), "1,000");
     }
 
     #[test]

@@ -103,6 +103,8 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(4_096), "4,096");
         assert_eq!(thousands(1_078_820_571), "1,078,820,571");
+        assert_eq!(short(1_364.6), "1,365");
+        assert_eq!(short(759.4), "759");
     }
 
     #[test]
