@@ -192,17 +192,6 @@ mod x86 {
     }
 }
 
-/// Every square attacked by `rooks` along files and ranks or by `bishops` along diagonals, in
-/// one AVX2 fill: for code compiled for AVX2, which needs no backend value to prove the CPU has
-/// it (the move generator's enemy attack map).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-pub(crate) fn attack_map_avx2(rooks: Bitboard, bishops: Bitboard, occupancy: Bitboard) -> Bitboard {
-    // SAFETY: the build targets AVX2, so every CPU that runs it has AVX2.
-    let (rook, bishop) = unsafe { x86::fill_avx2(rooks.0, bishops.0, occupancy.0) };
-    Bitboard(rook | bishop)
-}
-
 impl KoggeStoneAvx512 {
     /// Answers `queries` eight per pass (see [`Slider::rook_attacks_batch`]): rook
     /// directions for `first = 0`, bishop for `first = 1`.

@@ -60,8 +60,6 @@ pub use backend::{Backend, BackendError, SliderJob};
 pub use hyperbola::Hyperbola;
 pub use hyperbola_avx2::{HyperbolaAvx2, HyperbolaGfni};
 pub use kogge_stone::{KoggeStone, kogge_stone_bishops, kogge_stone_rooks};
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-pub(crate) use kogge_stone_simd::attack_map_avx2;
 pub use kogge_stone_simd::{KoggeStoneAvx2, KoggeStoneAvx512};
 pub use magic::{BlackMagic, FancyMagic};
 pub use pext::Pext;
