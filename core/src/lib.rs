@@ -34,6 +34,7 @@ extern crate std;
 mod bitboard;
 mod bitboard_iter;
 mod bitboard_macro;
+pub mod board;
 pub mod movegen;
 pub mod position;
 pub mod slider;
@@ -42,8 +43,9 @@ mod types;
 
 pub use bitboard::Bitboard;
 pub use bitboard_iter::{Squares, Subsets};
+pub use board::{Board, Rules};
 pub use movegen::{MAX_MOVES, MoveList};
-pub use position::{FenError, FenErrorKind, Position, UciMoveError};
+pub use position::{FenError, FenErrorKind, Position, Setup, UciMoveError};
 pub use types::castling::{CastlingRights, CastlingSide};
 pub use types::color::Color;
 pub use types::direction::Direction;

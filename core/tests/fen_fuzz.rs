@@ -4,6 +4,8 @@
 //! `PROPTEST_CASES` sets the inputs per test (default 10,000; the million-input run is
 //! `PROPTEST_CASES=1000000 cargo test --release -p bitforge --test fen_fuzz`).
 
+mod common;
+
 use bitforge::Position;
 use bitforge::position::PerftLine;
 use bitforge::slider::FancyMagic;
@@ -42,7 +44,7 @@ fn check(text: &str) {
     let Ok(mut position) = Position::from_fen(text, FancyMagic) else {
         return;
     };
-    assert!(position.is_consistent(), "{text}");
+    common::assert_rebuilds(&position);
     let written = position.fen().to_string();
     let reread = Position::from_fen(&written, FancyMagic).expect("own FEN reads back");
     assert_eq!(reread, position, "{text} -> {written}");
@@ -50,7 +52,7 @@ fn check(text: &str) {
     assert_eq!(moves.len() as u64, position.count_legal_moves());
     for &m in moves.iter() {
         position.do_move(m);
-        assert!(position.is_consistent(), "{text} then {m}");
+        common::assert_rebuilds(&position);
         position.undo_move();
     }
 }

@@ -2,10 +2,11 @@
 //! sequence of moves, undo restores everything, the single-move predicates agree with the move
 //! generator, and FEN reads and writes what it should.
 
-use bitforge::position::PerftLine;
+use bitforge::position::{PerftLine, START_FEN};
 use bitforge::slider::{FancyMagic, KoggeStone};
 use bitforge::{
-    CastlingRights, Color, FenErrorKind, Move, MoveKind, Piece, PieceType, Position, Rank, Square,
+    CastlingRights, Color, FenErrorKind, Move, MoveKind, Piece, PieceType, Position, Rank, Setup,
+    Square,
 };
 
 const SUITES: [&str; 3] = [
@@ -53,9 +54,19 @@ fn random_games_keep_every_invariant() {
                 }
                 let m = moves[(random.next() % moves.len() as u64) as usize];
                 let gives_check = position.gives_check(m);
+                let captured = match m.kind() {
+                    MoveKind::Normal | MoveKind::Promotion => position.piece_on(m.to()),
+                    MoveKind::EnPassant => Piece::new(!position.side_to_move(), PieceType::Pawn),
+                    MoveKind::Castling => Piece::None,
+                };
                 position.do_move(m);
+                assert_eq!(
+                    position.captured_piece(),
+                    captured,
+                    "{fen} after {played:?} {m}"
+                );
                 played.push(m);
-                assert!(position.is_consistent(), "{fen} after {played:?}");
+                common::assert_rebuilds(&position);
                 assert_eq!(position.in_check(), gives_check, "{fen} after {played:?}");
                 let text = position.fen().to_string();
                 let reread = if position.is_chess960() {
@@ -71,7 +82,7 @@ fn random_games_keep_every_invariant() {
             }
             while let Some(m) = played.pop() {
                 assert_eq!(position.undo_move(), Some(m));
-                assert!(position.is_consistent());
+                common::assert_rebuilds(&position);
             }
             assert_eq!(position.undo_move(), None);
             assert_eq!(position, root);
@@ -123,7 +134,7 @@ fn null_move_passes_and_undoes() {
     assert!(position.do_null_move());
     assert_eq!(position.side_to_move(), Color::Black);
     assert_ne!(position.key(), key);
-    assert!(position.is_consistent());
+    common::assert_rebuilds(&position);
     assert_eq!(position.undo_move(), Some(Move::NULL));
     assert_eq!(position.key(), key);
 
@@ -163,6 +174,126 @@ fn repetition_is_detected() {
     assert!(position.do_null_move());
     assert_eq!(position.key(), start_key);
     assert!(!position.has_repeated());
+}
+
+/// A game of 1,000 plies (knights shuffling after a pawn move) undoes back to its start, key
+/// included; a repetition is found across a long stretch of quiet moves, as far back as the
+/// fifty-move counter allows, and not past the pawn move that reset it.
+#[test]
+fn a_thousand_ply_game_undoes_to_the_start() {
+    let start = Position::start(FancyMagic);
+    let mut position = start.clone();
+    let opening = ["e2e4", "e7e5"];
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let plies = if cfg!(miri) { 60 } else { 1_000 };
+    let mut played = Vec::new();
+    for text in opening.iter().chain(shuffle.iter().cycle()).take(plies) {
+        let m = position.parse_uci_move(text).unwrap();
+        assert!(position.do_move(m));
+        played.push(m);
+        if played.len() == 6 {
+            // Four plies after the pawn moves: the position after e7e5 again.
+            assert!(position.has_repeated());
+        }
+    }
+    assert_eq!(position.undoable_plies(), plies);
+    assert_eq!(position.game_ply() as usize, plies);
+    assert!(position.rule50() as usize >= plies - 2);
+    assert!(position.is_repetition(1));
+    while let Some(m) = played.pop() {
+        assert_eq!(position.undo_move(), Some(m));
+    }
+    assert_eq!(position.undo_move(), None);
+    assert_eq!(position, start);
+    assert_eq!(position.key(), start.key());
+    assert_eq!(position.fen().to_string(), START_FEN);
+}
+
+/// Copy-make on the public board and do/undo on the position give the same boards, keys
+/// included, at every ply of random games from every suite position (Chess960 among them); undo
+/// returns through the very same boards.
+#[test]
+fn copy_make_and_do_undo_agree() {
+    let mut random = SplitMix(0xC0_FFEE);
+    let fens: Vec<&str> = if cfg!(miri) {
+        suite_fens().take(2).collect()
+    } else {
+        suite_fens().collect()
+    };
+    for fen in fens {
+        let mut position = Position::from_fen(fen, KoggeStone).unwrap();
+        let rules = *position.rules();
+        let mut boards = vec![*position.board()];
+        for _ in 0..PLIES_PER_GAME {
+            let board = *boards.last().unwrap();
+            let moves = board.legal_moves(&rules);
+            assert_eq!(moves.len(), position.legal_moves().len(), "{fen}");
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(random.next() % moves.len() as u64) as usize];
+            let child = board.play(m, &rules);
+            assert_eq!(
+                child.count_legal_moves(&rules),
+                child.legal_moves(&rules).len() as u64
+            );
+            position.do_move(m);
+            assert_eq!(position.board(), &child, "{fen}: {m}");
+            boards.push(child);
+        }
+        while position.undo_move().is_some() {
+            boards.pop();
+            assert_eq!(Some(position.board()), boards.last(), "{fen}");
+        }
+        assert_eq!(boards.len(), 1);
+    }
+}
+
+/// A position set up field by field equals the one its FEN gives; bad setups are refused with
+/// the fault named, never a panic.
+#[test]
+fn setups_build_what_fen_builds() {
+    let fen = "1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 3 9";
+    let read = Position::from_fen(fen, KoggeStone).unwrap();
+    let mut setup = Setup::EMPTY;
+    for square in Square::ALL {
+        setup.board[square.index()] = read.piece_on(square);
+    }
+    setup.castling_rooks = Square::B1 | Square::F1 | Square::B8 | Square::F8;
+    setup.rule50 = 3;
+    setup.fullmove_number = 9;
+    let built = Position::from_setup(&setup, KoggeStone).unwrap();
+    assert!(
+        built.is_chess960(),
+        "rooks off the corners switch Chess960 on"
+    );
+    assert_eq!(built, read);
+    assert_eq!(built.fen().to_string(), fen);
+
+    let mut bad = setup.clone();
+    bad.castling_rooks |= Square::C1; // a queen
+    assert_eq!(
+        Position::from_setup(&bad, KoggeStone).unwrap_err(),
+        FenErrorKind::InvalidCastlingRook(Square::C1)
+    );
+    let mut bad = setup.clone();
+    bad.board[Square::E8.index()] = Piece::None;
+    assert_eq!(
+        Position::from_setup(&bad, KoggeStone).unwrap_err(),
+        FenErrorKind::KingCount(Color::Black, 0)
+    );
+    let mut bad = setup.clone();
+    bad.en_passant = Some(Square::E3);
+    assert_eq!(
+        Position::from_setup(&bad, KoggeStone).unwrap_err(),
+        FenErrorKind::EnPassantWrongRank(Square::E3)
+    );
+    let mut bad = setup;
+    bad.fullmove_number = 1_000_000_001;
+    assert_eq!(
+        Position::from_setup(&bad, KoggeStone).unwrap_err(),
+        FenErrorKind::InvalidFullmoveNumber
+    );
 }
 
 #[test]
@@ -244,7 +375,7 @@ fn chess960_castling_moves_the_king_and_rook_home() {
     assert_eq!(position.piece_on(Square::C1), Piece::WhiteKing);
     assert_eq!(position.piece_on(Square::D1), Piece::WhiteRook);
     assert_eq!(position.castling_rights(), CastlingRights::NONE);
-    assert!(position.is_consistent());
+    common::assert_rebuilds(&position);
     position.undo_move();
     assert_eq!(position.piece_on(Square::B1), Piece::WhiteKing);
     assert_eq!(position.piece_on(Square::A1), Piece::WhiteRook);

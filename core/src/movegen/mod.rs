@@ -1,13 +1,39 @@
-//! Legal move generation into a fixed-capacity [`MoveList`], and perft's copy-make recursion.
+//! Legal move generation on a [`Board`](crate::board::Board) into a sink (a [`MoveList`], a
+//! counter, perft's recursion), generic over the slider backend. It depends on the board layer,
+//! the backends and the tables, never on [`Position`](crate::Position).
 
 mod attack_map;
-mod board;
 mod generate;
 mod move_list;
 mod perft;
-mod side;
 
-pub(crate) use board::{Board, Rules};
-pub(crate) use generate::{MoveCounter, generate_legal};
 pub use move_list::{MAX_MOVES, MoveList};
-pub(crate) use perft::perft;
+
+use crate::board::{Board, Rules};
+use crate::slider::Slider;
+use generate::{MoveCounter, generate_legal};
+
+impl Board {
+    /// Every legal move, with the game's `rules`.
+    #[inline]
+    pub fn legal_moves<S: Slider>(&self, rules: &Rules<S>) -> MoveList {
+        let mut list = MoveList::new();
+        generate_legal(self, rules, &mut list);
+        list
+    }
+
+    /// The number of legal moves, counted without listing them.
+    #[inline]
+    pub fn count_legal_moves<S: Slider>(&self, rules: &Rules<S>) -> u64 {
+        let mut counter = MoveCounter(0);
+        generate_legal(self, rules, &mut counter);
+        counter.0
+    }
+
+    /// The number of legal move sequences of `depth` plies from here: the tree walked by
+    /// copy-make, the last ply counted rather than played, the side to move fixed at compile
+    /// time at every ply.
+    pub fn perft<S: Slider>(&self, rules: &Rules<S>, depth: u32) -> u64 {
+        perft::perft(self, rules, depth)
+    }
+}

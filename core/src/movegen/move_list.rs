@@ -2,9 +2,7 @@
 
 use core::ops::Deref;
 
-use super::generate::{MoveSink, generate_legal, origin};
-use crate::position::Position;
-use crate::slider::Slider;
+use super::generate::{MoveSink, origin};
 use crate::{Bitboard, Direction, Move, PieceType, Square};
 
 /// The most moves a list holds. No legal position has more than 218; FEN reading rejects
@@ -14,11 +12,11 @@ pub const MAX_MOVES: usize = 256;
 /// The legal moves of a position, in a fixed-capacity array.
 ///
 /// ```
-/// use bitforge::{MoveList, Position};
+/// use bitforge::Position;
 /// use bitforge::slider::FancyMagic;
 ///
 /// let start = Position::start(FancyMagic);
-/// let moves = MoveList::legal(&start);
+/// let moves = start.legal_moves();
 /// assert_eq!(moves.len(), 20);
 /// assert!(moves.iter().any(|m| m.to_string() == "g1f3"));
 /// ```
@@ -36,14 +34,6 @@ impl MoveList {
             moves: [Move::NONE; MAX_MOVES],
             len: 0,
         }
-    }
-
-    /// Every legal move of `position`.
-    #[inline]
-    pub fn legal<S: Slider>(position: &Position<S>) -> MoveList {
-        let mut list = MoveList::new();
-        generate_legal(position, &mut list);
-        list
     }
 
     /// Adds a move. A full list ignores it (which the capacity makes unreachable for the

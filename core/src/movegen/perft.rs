@@ -4,20 +4,17 @@
 
 use core::marker::PhantomData;
 
-use super::board::{Board, Rules};
 use super::generate::{MoveCounter, MoveSink, generate, origin};
-use super::side::{Black, Side, White};
+use crate::board::side::{Black, Side, White};
+use crate::board::{Board, Rules};
 use crate::slider::Slider;
 use crate::{Bitboard, Color, Direction, PieceType, Square};
 
-/// The number of legal move sequences of `depth` plies from `board`, `side` to move.
-pub(crate) fn perft<S: Slider>(
-    board: &Board,
-    rules: &Rules<'_, S>,
-    side: Color,
-    depth: u32,
-) -> u64 {
-    match (depth, side) {
+/// The number of legal move sequences of `depth` plies from `board`, walked on boards that
+/// track nothing but what move generation reads.
+pub(crate) fn perft<S: Slider>(board: &Board, rules: &Rules<S>, depth: u32) -> u64 {
+    let board = &board.untracked();
+    match (depth, board.side_to_move()) {
         (0, _) => 1,
         (_, Color::White) => perft_from::<White, S>(board, rules, depth),
         (_, Color::Black) => perft_from::<Black, S>(board, rules, depth),
@@ -26,14 +23,14 @@ pub(crate) fn perft<S: Slider>(
 
 /// The number of legal moves: perft at depth 1.
 #[inline(always)]
-fn count<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>) -> u64 {
+fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
     let mut counter = MoveCounter(0);
-    generate::<Us, S, _>(board, rules, &mut counter);
+    generate::<Us, S, _, ()>(board, rules, &mut counter);
     counter.0
 }
 
 /// Perft for `depth >= 1`.
-fn perft_from<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>, depth: u32) -> u64 {
+fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u32) -> u64 {
     match depth {
         0 | 1 => count::<Us, S>(board, rules),
         // Two plies above the leaves is a generator instantiation of its own, counting each
@@ -48,8 +45,8 @@ fn perft_from<Us: Side, S: Slider>(board: &Board, rules: &Rules<'_, S>, depth: u
 /// `LAST`: `depth` is 1, each child is counted inline.
 #[inline(always)]
 fn play_children<Us: Side, S: Slider, const LAST: bool>(
-    board: &Board,
-    rules: &Rules<'_, S>,
+    board: &Board<()>,
+    rules: &Rules<S>,
     depth: u32,
 ) -> u64 {
     let mut children = Children::<Us, S, LAST> {
@@ -59,24 +56,24 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         nodes: 0,
         side: PhantomData,
     };
-    generate::<Us, S, _>(board, rules, &mut children);
+    generate::<Us, S, _, ()>(board, rules, &mut children);
     children.nodes
 }
 
 /// The sink that plays each move and counts the subtree below it; `LAST`: the children are
 /// one ply above the leaves.
-struct Children<'a, 'r, Us, S, const LAST: bool> {
-    board: &'a Board,
-    rules: &'a Rules<'r, S>,
+struct Children<'a, Us, S, const LAST: bool> {
+    board: &'a Board<()>,
+    rules: &'a Rules<S>,
     /// The depth left below each child.
     depth: u32,
     nodes: u64,
     side: PhantomData<Us>,
 }
 
-impl<Us: Side, S: Slider, const LAST: bool> Children<'_, '_, Us, S, LAST> {
+impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
     #[inline(always)]
-    fn visit(&mut self, child: Board) {
+    fn visit(&mut self, child: Board<()>) {
         // The last ply's counting is inlined here: most visits are to a child one ply above
         // the leaves, and a call would cost a large function's prologue each time (callgrind:
         // 12% more instructions with `count` out of line).
@@ -88,7 +85,7 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, '_, Us, S, LAST> {
     }
 }
 
-impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, '_, Us, S, LAST> {
+impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAST> {
     #[inline(always)]
     fn targets(&mut self, piece: PieceType, from: Square, targets: Bitboard) {
         // Captures and quiet moves in loops of their own: a quiet move has nothing to clear
@@ -97,13 +94,13 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, '_, Us, S,
         for to in targets & theirs {
             self.visit(
                 self.board
-                    .moved::<Us, true>(piece, from, to, self.rules.castling),
+                    .moved::<Us, true>(piece, from, to, &self.rules.castling),
             );
         }
         for to in targets - theirs {
             self.visit(
                 self.board
-                    .moved::<Us, false>(piece, from, to, self.rules.castling),
+                    .moved::<Us, false>(piece, from, to, &self.rules.castling),
             );
         }
     }
@@ -116,7 +113,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, '_, Us, S,
                 PieceType::Pawn,
                 from,
                 to,
-                self.rules.castling,
+                &self.rules.castling,
             ));
         }
     }
@@ -124,7 +121,10 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, '_, Us, S,
     #[inline(always)]
     fn double_pushes(&mut self, targets: Bitboard, step: Direction) {
         for to in targets {
-            self.visit(self.board.pushed_twice::<Us>(origin(to, step), to));
+            self.visit(
+                self.board
+                    .pushed_twice::<Us, S>(origin(to, step), to, self.rules.slider),
+            );
         }
     }
 
@@ -140,7 +140,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, '_, Us, S,
             ] {
                 self.visit(
                     self.board
-                        .promoted::<Us>(from, to, promoted, self.rules.castling),
+                        .promoted::<Us>(from, to, promoted, &self.rules.castling),
                 );
             }
         }

@@ -4,12 +4,12 @@
 
 use core::fmt;
 
-use super::castling::CastlingInfo;
-use super::state::{State, StateStack};
-use super::{Placement, Position};
+use super::setup::validate_material;
+use super::{Position, Setup};
+use crate::board::castling_side;
 use crate::slider::Slider;
 use crate::{
-    Bitboard, CastlingRights, CastlingSide, Color, Direction, File, Piece, PieceType, Rank, Square,
+    Bitboard, CastlingRights, CastlingSide, Color, File, Piece, PieceType, Rank, Square,
     relative_rank,
 };
 
@@ -64,6 +64,9 @@ pub enum FenErrorKind {
     TooMuchMaterial(Color),
     /// The side not to move is in check, so the side to move could capture the king.
     OpponentInCheck,
+    /// A castling rook (of a [`Setup`](super::Setup)) that is not a rook on its side's first
+    /// rank, or a second one for the same side of the king.
+    InvalidCastlingRook(Square),
 }
 
 /// A FEN that could not be read: what is wrong, and where.
@@ -136,6 +139,9 @@ impl fmt::Display for FenErrorKind {
                  only for missing pawns)"
             ),
             K::OpponentInCheck => f.write_str("the side not to move is in check"),
+            K::InvalidCastlingRook(square) => {
+                write!(f, "{square} holds no rook that can castle")
+            }
         }
     }
 }
@@ -152,6 +158,8 @@ impl fmt::Display for FenError {
 }
 
 impl core::error::Error for FenError {}
+
+impl core::error::Error for FenErrorKind {}
 
 /// The fields of a FEN with their byte offsets.
 struct Fields<'a> {
@@ -172,15 +180,6 @@ impl<'a> Fields<'a> {
         Ok((&trimmed[..end], start))
     }
 }
-
-/// How many of each piece a side starts with, king excluded: promotions must come from the
-/// pawns missing from eight.
-const START_COUNTS: [(PieceType, u8); 4] = [
-    (PieceType::Knight, 2),
-    (PieceType::Bishop, 2),
-    (PieceType::Rook, 2),
-    (PieceType::Queen, 1),
-];
 
 impl<S: Slider> Position<S> {
     /// Reads a FEN. Castling in `KQkq` means the outermost rooks; Shredder-FEN file letters
@@ -218,27 +217,22 @@ impl<S: Slider> Position<S> {
         let (placement, placement_at) = fields
             .next()
             .map_err(|at| FenError::at(FenErrorKind::Empty, at))?;
-        let mut position = Position {
-            board: [Piece::None; 64],
-            pieces: Placement::EMPTY,
-            piece_count: [0; 16],
-            side_to_move: Color::White,
-            game_ply: 0,
-            castling: CastlingInfo::NONE,
-            states: StateStack::new(State::EMPTY),
-            slider,
+        let mut setup = Setup {
+            chess960,
+            ..Setup::EMPTY
         };
-        position.read_placement(placement, placement_at)?;
+        read_placement(&mut setup, placement, placement_at)?;
 
         let (side, side_at) = fields
             .next()
             .map_err(|at| FenError::at(FenErrorKind::MissingSideToMove, at))?;
-        position.side_to_move = match side {
+        setup.side_to_move = match side {
             "w" => Color::White,
             "b" => Color::Black,
             _ => return Err(FenError::at(FenErrorKind::InvalidSideToMove, side_at)),
         };
-        position.validate_material(placement_at)?;
+        // Castling letters are read against the kings: first make sure there is one each.
+        validate_material(&setup.placement()).map_err(|kind| FenError::at(kind, placement_at))?;
 
         let castling = fields.next().ok();
         let en_passant = fields.next().ok();
@@ -248,213 +242,40 @@ impl<S: Slider> Position<S> {
             return Err(FenError::at(FenErrorKind::TooManyFields, at));
         }
 
-        let mut rights = CastlingRights::NONE;
-        position.castling.chess960 = chess960;
         if let Some((text, at)) = castling {
-            rights = position.read_castling(text, at)?;
+            read_castling(&mut setup, text, at)?;
         }
-        let rule50 = match halfmove {
-            None => 0,
-            Some((text, at)) => text
-                .parse::<u16>()
-                .map_err(|_| FenError::at(FenErrorKind::InvalidHalfmoveClock, at))?,
-        };
-        let fullmove = match fullmove {
-            None => 1,
-            Some((text, at)) => match text.parse::<u32>() {
-                Ok(n) if n <= 1_000_000_000 => n.max(1),
-                _ => return Err(FenError::at(FenErrorKind::InvalidFullmoveNumber, at)),
-            },
-        };
-        position.game_ply = 2 * (fullmove - 1) + position.side_to_move as u32;
-
-        let state = position.states.current_mut();
-        state.castling = rights;
-        state.rule50 = rule50;
-        position.update_check_info();
-        if position.attacked_by(
-            position.side_to_move,
-            position.king_square(!position.side_to_move),
-            position.occupied(),
-        ) {
-            return Err(FenError::at(FenErrorKind::OpponentInCheck, placement_at));
-        }
+        let mut en_passant_at = placement_at;
         if let Some((text, at)) = en_passant {
-            let square = position.read_en_passant(text, at)?;
-            position.states.current_mut().en_passant = square;
-        }
-        let (key, pawn_key, material_key) = position.compute_keys();
-        let state = position.states.current_mut();
-        state.key = key;
-        state.pawn_key = pawn_key;
-        state.material_key = material_key;
-        Ok(position)
-    }
-
-    /// The first field: ranks 8 to 1, `/`-separated.
-    fn read_placement(&mut self, placement: &str, start: usize) -> Result<(), FenError> {
-        let mut rank = 7usize;
-        let mut file = 0usize;
-        for (offset, c) in placement.char_indices() {
-            let at = start + offset;
-            let this_rank = Rank::from_index_masked(rank as u8);
-            match c {
-                '/' => {
-                    if file < 8 {
-                        return Err(FenError::at(FenErrorKind::RankTooShort(this_rank), at));
-                    }
-                    if rank == 0 {
-                        return Err(FenError::at(FenErrorKind::TooManyRanks, at));
-                    }
-                    rank -= 1;
-                    file = 0;
-                }
-                '1'..='8' => {
-                    file += usize::from(c as u8 - b'0');
-                    if file > 8 {
-                        return Err(FenError::at(FenErrorKind::RankTooLong(this_rank), at));
-                    }
-                }
-                _ => {
-                    let piece = Piece::from_char(c).map_err(|_| {
-                        FenError::at(FenErrorKind::InvalidPlacementCharacter(c), at)
-                    })?;
-                    if file >= 8 {
-                        return Err(FenError::at(FenErrorKind::RankTooLong(this_rank), at));
-                    }
-                    self.put_piece(piece, Square::ALL[rank * 8 + file]);
-                    file += 1;
-                }
-            }
-        }
-        let end = start + placement.len();
-        if rank > 0 {
-            return Err(FenError::at(FenErrorKind::TooFewRanks, end));
-        }
-        if file < 8 {
-            return Err(FenError::at(FenErrorKind::RankTooShort(Rank::R1), end));
-        }
-        Ok(())
-    }
-
-    /// One king each, no pawn on a back rank, and no more material than a game can have: the
-    /// move list's capacity and the king lookups rely on it.
-    fn validate_material(&self, at: usize) -> Result<(), FenError> {
-        for color in Color::ALL {
-            let kings = self.count(Piece::new(color, PieceType::King));
-            if kings != 1 {
-                return Err(FenError::at(FenErrorKind::KingCount(color, kings), at));
-            }
-            let pawns = self.count(Piece::new(color, PieceType::Pawn));
-            let promoted: u8 = START_COUNTS
-                .iter()
-                .map(|&(kind, start)| self.count(Piece::new(color, kind)).saturating_sub(start))
-                .sum();
-            if self.pieces_of(color).count() > 16 || pawns > 8 || promoted > 8 - pawns {
-                return Err(FenError::at(FenErrorKind::TooMuchMaterial(color), at));
-            }
-        }
-        if let Some(square) =
-            (self.pieces(PieceType::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8)).first()
-        {
-            return Err(FenError::at(FenErrorKind::PawnOnBackRank(square), at));
-        }
-        Ok(())
-    }
-
-    /// The castling field: `-`, or letters `KQkq` (outermost rook) and `A`-`H`/`a`-`h` (the
-    /// rook on that file).
-    fn read_castling(&mut self, text: &str, start: usize) -> Result<CastlingRights, FenError> {
-        let mut rights = CastlingRights::NONE;
-        if text == "-" {
-            return Ok(rights);
-        }
-        let mut chess960 = self.castling.chess960;
-        for (offset, c) in text.char_indices() {
-            let at = start + offset;
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
+            en_passant_at = at;
+            setup.en_passant = match text {
+                "-" => None,
+                _ => Some(
+                    text.parse()
+                        .map_err(|_| FenError::at(FenErrorKind::InvalidEnPassant, at))?,
+                ),
             };
-            let back_rank = relative_rank(color, Rank::R1).bitboard();
-            let king = self.king_square(color);
-            if !back_rank.contains(king) {
-                if matches!(c.to_ascii_lowercase(), 'k' | 'q' | 'a'..='h') {
-                    return Err(FenError::at(FenErrorKind::CastlingWithoutKing(color), at));
-                }
-                return Err(FenError::at(FenErrorKind::InvalidCastlingLetter(c), at));
-            }
-            let rooks = self.colored(color, PieceType::Rook) & back_rank;
-            let rook = match c.to_ascii_lowercase() {
-                // The outermost rook on each side of the king (X-FEN).
-                'k' => {
-                    let right_of_king = rooks & Bitboard((!0u64 << king.index()) << 1);
-                    (!right_of_king.is_empty()).then(|| right_of_king.msb())
-                }
-                'q' => (rooks & Bitboard((1u64 << king.index()) - 1)).first(),
-                'a'..='h' => {
-                    chess960 = true;
-                    let file = File::from_index_masked(c.to_ascii_lowercase() as u8 - b'a');
-                    let square = Square::new(file, king.rank());
-                    (rooks.contains(square) && square != king).then_some(square)
-                }
-                _ => return Err(FenError::at(FenErrorKind::InvalidCastlingLetter(c), at)),
+        }
+        if let Some((text, at)) = halfmove {
+            setup.rule50 = text
+                .parse::<u16>()
+                .map_err(|_| FenError::at(FenErrorKind::InvalidHalfmoveClock, at))?;
+        }
+        if let Some((text, at)) = fullmove {
+            setup.fullmove_number = match text.parse::<u32>() {
+                Ok(n) if n <= 1_000_000_000 => n,
+                _ => return Err(FenError::at(FenErrorKind::InvalidFullmoveNumber, at)),
             };
-            let Some(rook) = rook else {
-                return Err(FenError::at(FenErrorKind::CastlingWithoutRook(c), at));
+        }
+        Position::from_setup(&setup, slider).map_err(|kind| {
+            let at = match kind {
+                FenErrorKind::EnPassantWrongRank(_) | FenErrorKind::EnPassantWithoutPawn(_) => {
+                    en_passant_at
+                }
+                _ => placement_at,
             };
-            let side = super::castling::side_of(king, rook);
-            if rights.has(CastlingRights::new(color, side)) {
-                return Err(FenError::at(FenErrorKind::DuplicateCastlingRight(c), at));
-            }
-            let standard_rook = match side {
-                CastlingSide::King => File::H,
-                CastlingSide::Queen => File::A,
-            };
-            if king.file() != File::E || rook.file() != standard_rook {
-                chess960 = true;
-            }
-            rights |= self.castling.add(color, king, rook);
-        }
-        self.castling.chess960 = chess960;
-        Ok(rights)
-    }
-
-    /// The en passant field. A square is kept only when a legal en passant capture exists, so
-    /// that equal positions have equal keys.
-    fn read_en_passant(&self, text: &str, at: usize) -> Result<Option<Square>, FenError> {
-        if text == "-" {
-            return Ok(None);
-        }
-        let square: Square = text
-            .parse()
-            .map_err(|_| FenError::at(FenErrorKind::InvalidEnPassant, at))?;
-        let us = self.side_to_move;
-        if square.rank() != relative_rank(us, Rank::R6) {
-            return Err(FenError::at(FenErrorKind::EnPassantWrongRank(square), at));
-        }
-        let up = Direction::pawn_push(us);
-        let pushed = square.offset(Direction(-up.0));
-        let origin = square.offset(up);
-        let pawn_there =
-            pushed.is_some_and(|s| self.piece_on(s) == Piece::new(!us, PieceType::Pawn));
-        let path_empty = origin.is_some_and(|s| self.piece_on(s) == Piece::None)
-            && self.piece_on(square) == Piece::None;
-        if !pawn_there || !path_empty {
-            return Err(FenError::at(FenErrorKind::EnPassantWithoutPawn(square), at));
-        }
-        Ok(self.en_passant_is_legal(square).then_some(square))
-    }
-
-    /// Whether the side to move has a legal en passant capture onto `square`.
-    pub(crate) fn en_passant_is_legal(&self, square: Square) -> bool {
-        let us = self.side_to_move;
-        let capturers =
-            crate::tables::pawn_attacks(!us, square) & self.colored(us, PieceType::Pawn);
-        capturers
-            .into_iter()
-            .any(|from| self.en_passant_capture_is_safe(from, square))
+            FenError::at(kind, at)
+        })
     }
 
     /// Writes the FEN of this position (see [`FenDisplay`]).
@@ -471,6 +292,103 @@ impl<S: Slider> Position<S> {
     }
 }
 
+/// The first field: ranks 8 to 1, `/`-separated.
+fn read_placement(setup: &mut Setup, placement: &str, start: usize) -> Result<(), FenError> {
+    let mut rank = 7usize;
+    let mut file = 0usize;
+    for (offset, c) in placement.char_indices() {
+        let at = start + offset;
+        let this_rank = Rank::from_index_masked(rank as u8);
+        match c {
+            '/' => {
+                if file < 8 {
+                    return Err(FenError::at(FenErrorKind::RankTooShort(this_rank), at));
+                }
+                if rank == 0 {
+                    return Err(FenError::at(FenErrorKind::TooManyRanks, at));
+                }
+                rank -= 1;
+                file = 0;
+            }
+            '1'..='8' => {
+                file += usize::from(c as u8 - b'0');
+                if file > 8 {
+                    return Err(FenError::at(FenErrorKind::RankTooLong(this_rank), at));
+                }
+            }
+            _ => {
+                let piece = Piece::from_char(c)
+                    .map_err(|_| FenError::at(FenErrorKind::InvalidPlacementCharacter(c), at))?;
+                if file >= 8 {
+                    return Err(FenError::at(FenErrorKind::RankTooLong(this_rank), at));
+                }
+                setup.board[rank * 8 + file] = piece;
+                file += 1;
+            }
+        }
+    }
+    let end = start + placement.len();
+    if rank > 0 {
+        return Err(FenError::at(FenErrorKind::TooFewRanks, end));
+    }
+    if file < 8 {
+        return Err(FenError::at(FenErrorKind::RankTooShort(Rank::R1), end));
+    }
+    Ok(())
+}
+
+/// The castling field: `-`, or letters `KQkq` (outermost rook) and `A`-`H`/`a`-`h` (the rook
+/// on that file), read into the setup's castling rooks. File letters switch to Chess960.
+fn read_castling(setup: &mut Setup, text: &str, start: usize) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    let pieces = setup.placement();
+    let mut rights = CastlingRights::NONE;
+    for (offset, c) in text.char_indices() {
+        let at = start + offset;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let back_rank = relative_rank(color, Rank::R1).bitboard();
+        let king = pieces.king_square(color);
+        if !back_rank.contains(king) {
+            if matches!(c.to_ascii_lowercase(), 'k' | 'q' | 'a'..='h') {
+                return Err(FenError::at(FenErrorKind::CastlingWithoutKing(color), at));
+            }
+            return Err(FenError::at(FenErrorKind::InvalidCastlingLetter(c), at));
+        }
+        let rooks = pieces.colored(color, PieceType::Rook) & back_rank;
+        let rook = match c.to_ascii_lowercase() {
+            // The outermost rook on each side of the king (X-FEN).
+            'k' => {
+                let right_of_king = rooks & Bitboard((!0u64 << king.index()) << 1);
+                (!right_of_king.is_empty()).then(|| right_of_king.msb())
+            }
+            'q' => (rooks & Bitboard((1u64 << king.index()) - 1)).first(),
+            'a'..='h' => {
+                setup.chess960 = true;
+                let file = File::from_index_masked(c.to_ascii_lowercase() as u8 - b'a');
+                let square = Square::new(file, king.rank());
+                (rooks.contains(square) && square != king).then_some(square)
+            }
+            _ => return Err(FenError::at(FenErrorKind::InvalidCastlingLetter(c), at)),
+        };
+        let Some(rook) = rook else {
+            return Err(FenError::at(FenErrorKind::CastlingWithoutRook(c), at));
+        };
+        let right = CastlingRights::new(color, castling_side(king, rook));
+        if rights.has(right) {
+            return Err(FenError::at(FenErrorKind::DuplicateCastlingRight(c), at));
+        }
+        rights |= right;
+        setup.castling_rooks |= rook;
+    }
+    Ok(())
+}
+
 /// A position's FEN, from [`Position::fen`]; written without allocating. Chess960 positions
 /// write castling with Shredder-FEN file letters.
 pub struct FenDisplay<'a, S: Slider> {
@@ -483,7 +401,7 @@ impl<S: Slider> fmt::Display for FenDisplay<'_, S> {
         for rank in (0..8).rev() {
             let mut empty = 0;
             for file in 0..8 {
-                match position.board[rank * 8 + file].to_char() {
+                match position.piece_on(Square::ALL[rank * 8 + file]).to_char() {
                     None => empty += 1,
                     Some(letter) => {
                         if empty > 0 {
@@ -501,7 +419,7 @@ impl<S: Slider> fmt::Display for FenDisplay<'_, S> {
                 f.write_str("/")?;
             }
         }
-        write!(f, " {} ", position.side_to_move.to_char())?;
+        write!(f, " {} ", position.side_to_move().to_char())?;
         let rights = position.castling_rights();
         if rights.is_empty() {
             f.write_str("-")?;
@@ -511,8 +429,8 @@ impl<S: Slider> fmt::Display for FenDisplay<'_, S> {
                 if !rights.has(CastlingRights::new(color, side)) {
                     continue;
                 }
-                let letter = match position.castling.rook_square(color, side) {
-                    Some(rook) if position.castling.chess960 => rook.file().to_char(),
+                let letter = match position.castling_info().rook_square(color, side) {
+                    Some(rook) if position.is_chess960() => rook.file().to_char(),
                     _ if side == CastlingSide::King => 'k',
                     _ => 'q',
                 };

@@ -2,10 +2,11 @@
 //! table or a killer slot), does it give check; and reading a UCI move.
 
 use super::Position;
+use crate::board::{castling_destinations, castling_side};
 use crate::movegen::MoveList;
 use crate::slider::Slider;
 use crate::tables::{aligned, check_block, line, pawn_attacks};
-use crate::{Bitboard, Move, MoveKind, PieceType, Rank, Square, UciMove, relative_rank};
+use crate::{Bitboard, Move, MoveKind, PieceType, Rank, UciMove, relative_rank};
 
 /// A UCI move that could not be played here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,33 +29,17 @@ impl core::fmt::Display for UciMoveError {
 impl core::error::Error for UciMoveError {}
 
 impl<S: Slider> Position<S> {
-    /// Whether capturing en passant from `from` onto `to` leaves the king of the side to move
-    /// unattacked: the two pawns leave their squares at once, which no pin mask captures.
-    pub(crate) fn en_passant_capture_is_safe(&self, from: Square, to: Square) -> bool {
-        let us = self.side_to_move;
-        let king = self.king_square(us);
-        let captured = Square::new(to.file(), from.rank());
-        let occupancy = (self.occupied() ^ from ^ captured) | to;
-        let attackers = self.attackers_to(king, occupancy) & (self.pieces_of(!us) - captured);
-        attackers.is_empty()
-    }
-
     /// Whether a move that [`pseudo_legal`](Self::pseudo_legal) accepts leaves the mover's king
     /// safe.
     pub fn legal(&self, m: Move) -> bool {
-        let us = self.side_to_move;
+        let us = self.side_to_move();
         let (from, to) = (m.from(), m.to());
         let king = self.king_square(us);
         match m.kind() {
-            MoveKind::EnPassant => self.en_passant_capture_is_safe(from, to),
+            MoveKind::EnPassant => self.board().en_passant_is_legal(from, to, self.slider()),
             MoveKind::Castling => {
-                let side = super::castling::side_of(from, to);
-                let path = self.castling.king_path(us, side);
-                // The king may not cross an attacked square; the destination is tested
-                // without the castling rook, which may have been shielding it (Chess960).
-                let occupancy = self.occupied() ^ to;
-                path.into_iter()
-                    .all(|square| !self.attacked_by(!us, square, occupancy))
+                let path = self.castling_info().king_path(us, castling_side(from, to));
+                self.board().castling_path_is_safe(path, to, self.slider())
             }
             _ if from == king => !self.attacked_by(!us, to, self.occupied() ^ from),
             _ => !self.blockers_for_king(us).contains(from) || aligned(from, to, king),
@@ -70,7 +55,7 @@ impl<S: Slider> Position<S> {
         if m.kind() != MoveKind::Normal {
             return self.legal_moves().contains(&m);
         }
-        let us = self.side_to_move;
+        let us = self.side_to_move();
         let (from, to) = (m.from(), m.to());
         let piece = self.piece_on(from);
         // A normal move carries no promotion bits.
@@ -121,7 +106,7 @@ impl<S: Slider> Position<S> {
 
     /// Whether the legal move `m` checks the opponent.
     pub fn gives_check(&self, m: Move) -> bool {
-        let us = self.side_to_move;
+        let us = self.side_to_move();
         let (from, to) = (m.from(), m.to());
         let their_king = self.king_square(!us);
         if self
@@ -139,18 +124,13 @@ impl<S: Slider> Position<S> {
             MoveKind::Promotion => self
                 .attacks_from(m.promotion_type(), to, self.occupied() ^ from)
                 .contains(their_king),
+            // The two pawns leave the enemy king's lines as they would leave ours.
             MoveKind::EnPassant => {
-                let captured = Square::new(to.file(), from.rank());
-                let occupancy = (self.occupied() ^ from ^ captured) | to;
-                let revealed = (self.slider.rook_attacks(their_king, occupancy)
-                    & self.pieces.rook_movers())
-                    | (self.slider.bishop_attacks(their_king, occupancy)
-                        & self.pieces.bishop_movers());
-                !(revealed & self.pieces_of(us)).is_empty()
+                self.board()
+                    .en_passant_exposes_king(!us, from, to, self.slider())
             }
             MoveKind::Castling => {
-                let (_, rook_to) =
-                    super::castling::destinations(us, super::castling::side_of(from, to));
+                let (_, rook_to) = castling_destinations(us, castling_side(from, to));
                 self.check_squares(PieceType::Rook).contains(rook_to)
             }
         }
@@ -159,7 +139,7 @@ impl<S: Slider> Position<S> {
     /// The legal moves here.
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
-        MoveList::legal(self)
+        self.board().legal_moves(&self.rules)
     }
 
     /// The legal move that UCI text names: `e2e4`, `e7e8q`, castling as the king's two-square
@@ -188,6 +168,6 @@ impl<S: Slider> Position<S> {
     /// The bitboard of the side to move's pieces pinned to its own king.
     #[inline(always)]
     pub fn pinned(&self) -> Bitboard {
-        self.blockers_for_king(self.side_to_move) & self.pieces_of(self.side_to_move)
+        self.blockers_for_king(self.side_to_move()) & self.pieces_of(self.side_to_move())
     }
 }

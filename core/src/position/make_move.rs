@@ -1,117 +1,41 @@
-//! Making and unmaking moves: the board, the incremental keys and the per-ply state.
+//! Making and unmaking moves: the board is played by copy-make and the board it leaves is kept
+//! in the history, so undo is a copy back.
 
-use super::castling::{destinations, side_of};
-use super::{Position, zobrist};
+use super::Position;
+use super::history::{Ply, PlyInfo};
 use crate::slider::Slider;
-use crate::{Move, MoveKind, Piece, PieceType, Square};
+use crate::{Move, MoveKind, Piece, PieceType};
 
 impl<S: Slider> Position<S> {
     /// Plays `m`, which must be legal here (from [`legal_moves`](Self::legal_moves), or
     /// accepted by [`is_legal`](Self::is_legal)); [`undo_move`](Self::undo_move) takes it back.
-    /// An illegal move corrupts the position (a debug build may panic on a counter; it is
-    /// never undefined behaviour): use [`try_do_move`](Self::try_do_move) for moves from
-    /// outside.
-    pub fn do_move(&mut self, m: Move) {
-        let us = self.side_to_move;
-        let them = !us;
-        let from = m.from();
-        let to = m.to();
-        let piece = self.board[from.index()];
-        let previous = *self.state();
-
-        let mut key = previous.key ^ zobrist::side();
-        let mut pawn_key = previous.pawn_key;
-        let mut material_key = previous.material_key;
-        let mut rule50 = previous.rule50.saturating_add(1);
-        let mut castling = previous.castling;
-        let mut captured = Piece::None;
-        let mut double_push_over = None;
-        if let Some(square) = previous.en_passant {
-            key ^= zobrist::en_passant(square);
+    /// An illegal move corrupts the position (never undefined behaviour): use
+    /// [`try_do_move`](Self::try_do_move) for moves from outside.
+    ///
+    /// Returns `true` when the move was played. It is `false` only without the `std` feature,
+    /// when the history holds [`HISTORY_CAPACITY`](super::HISTORY_CAPACITY) plies: the move is
+    /// refused and the position stays as it was, so nothing is ever lost from the history.
+    #[inline]
+    pub fn do_move(&mut self, m: Move) -> bool {
+        let current = self.history.current();
+        let mut child = Ply {
+            board: current.board.play(m, &self.rules),
+            info: PlyInfo {
+                last_move: m,
+                plies_from_null: current.info.plies_from_null.saturating_add(1),
+                repetition: 0,
+            },
+        };
+        child.info.repetition = self.repetition_of(&child);
+        if !self.history.push(child) {
+            return false;
         }
-
-        if m.kind() == MoveKind::Castling {
-            let side = side_of(from, to);
-            let (king_to, rook_to) = destinations(us, side);
-            let rook = self.remove_piece(to);
-            self.remove_piece(from);
-            self.put_piece(piece, king_to);
-            self.put_piece(rook, rook_to);
-            key ^= zobrist::piece_square(piece, from)
-                ^ zobrist::piece_square(piece, king_to)
-                ^ zobrist::piece_square(rook, to)
-                ^ zobrist::piece_square(rook, rook_to);
-        } else {
-            let capture_square = if m.kind() == MoveKind::EnPassant {
-                Square::new(to.file(), from.rank())
-            } else {
-                to
-            };
-            captured = self.board[capture_square.index()];
-            if captured != Piece::None {
-                self.remove_piece(capture_square);
-                key ^= zobrist::piece_square(captured, capture_square);
-                if captured.piece_type() == PieceType::Pawn {
-                    pawn_key ^= zobrist::piece_square(captured, capture_square);
-                }
-                material_key ^= zobrist::material(captured, self.piece_count[captured.index()]);
-                rule50 = 0;
-            }
-            self.move_piece(from, to);
-            key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
-            if piece.piece_type() == PieceType::Pawn {
-                rule50 = 0;
-                pawn_key ^= zobrist::piece_square(piece, from);
-                if m.kind() == MoveKind::Promotion {
-                    let promoted = Piece::new(us, m.promotion_type());
-                    self.remove_piece(to);
-                    self.put_piece(promoted, to);
-                    key ^= zobrist::piece_square(piece, to) ^ zobrist::piece_square(promoted, to);
-                    material_key ^= zobrist::material(piece, self.piece_count[piece.index()])
-                        ^ zobrist::material(promoted, self.piece_count[promoted.index()] - 1);
-                } else {
-                    pawn_key ^= zobrist::piece_square(piece, to);
-                    if (from.index() ^ to.index()) == 16 {
-                        double_push_over =
-                            Square::from_index((from.index() as u8 + to.index() as u8) / 2);
-                    }
-                }
-            }
-        }
-
-        let removed = self.castling.removed_by(from) | self.castling.removed_by(to);
-        if !(castling & removed).is_empty() {
-            key ^= zobrist::castling(castling);
-            castling &= !removed;
-            key ^= zobrist::castling(castling);
-        }
-
-        self.side_to_move = them;
         self.game_ply += 1;
-        let state = self.states.push();
-        state.key = key;
-        state.pawn_key = pawn_key;
-        state.material_key = material_key;
-        state.castling = castling;
-        state.en_passant = None;
-        state.rule50 = rule50;
-        state.plies_from_null = previous.plies_from_null.saturating_add(1);
-        state.last_move = m;
-        state.captured = captured;
-        self.update_check_info();
-
-        // Record the en passant square only if the opponent can really capture there.
-        if let Some(square) = double_push_over
-            && self.en_passant_is_legal(square)
-        {
-            let state = self.states.current_mut();
-            state.en_passant = Some(square);
-            state.key ^= zobrist::en_passant(square);
-        }
-        self.update_repetition();
+        true
     }
 
-    /// Plays `m` if it is legal here; returns whether it did.
+    /// Plays `m` if it is legal here (and, without `std`, the history has room); returns
+    /// whether it did.
     ///
     /// ```
     /// use bitforge::{Move, Position, Square};
@@ -122,113 +46,86 @@ impl<S: Slider> Position<S> {
     /// assert!(position.try_do_move(Move::new(Square::E2, Square::E4)));
     /// ```
     pub fn try_do_move(&mut self, m: Move) -> bool {
-        let legal = self.is_legal(m);
-        if legal {
-            self.do_move(m);
-        }
-        legal
+        self.is_legal(m) && self.do_move(m)
     }
 
-    /// Takes back the last move (or null move) and returns it; `None` when there is none to
-    /// take back (at the position's start, or beyond [`HISTORY_CAPACITY`](super::HISTORY_CAPACITY)
-    /// plies).
+    /// Takes back the last move (or null move) and returns it; `None` at the position's start
+    /// (where it was set up).
+    #[inline]
     pub fn undo_move(&mut self) -> Option<Move> {
-        if self.states.undoable() == 0 {
+        let m = self.history.current().info.last_move;
+        if !self.history.pop() {
             return None;
         }
-        let state = *self.state();
-        let m = state.last_move;
-        self.states.pop();
-        self.side_to_move = !self.side_to_move;
         self.game_ply -= 1;
-        if m == Move::NULL {
-            return Some(m);
-        }
-        let us = self.side_to_move;
-        let (from, to) = (m.from(), m.to());
-        match m.kind() {
-            MoveKind::Castling => {
-                let side = side_of(from, to);
-                let (king_to, rook_to) = destinations(us, side);
-                let king = self.remove_piece(king_to);
-                let rook = self.remove_piece(rook_to);
-                self.put_piece(king, from);
-                self.put_piece(rook, to);
-            }
-            kind => {
-                if kind == MoveKind::Promotion {
-                    self.remove_piece(to);
-                    self.put_piece(Piece::new(us, PieceType::Pawn), to);
-                }
-                self.move_piece(to, from);
-                if state.captured != Piece::None {
-                    let capture_square = if kind == MoveKind::EnPassant {
-                        Square::new(to.file(), from.rank())
-                    } else {
-                        to
-                    };
-                    self.put_piece(state.captured, capture_square);
-                }
-            }
-        }
         Some(m)
     }
 
-    /// Passes the move to the opponent (for null-move pruning). Not allowed in check: returns
-    /// `false` and changes nothing there. Undo it with [`undo_move`](Self::undo_move).
+    /// Passes the move to the opponent (for null-move pruning). Not allowed in check, nor (as
+    /// [`do_move`](Self::do_move)) with a full fixed-capacity history: returns `false` and
+    /// changes nothing there. Undo it with [`undo_move`](Self::undo_move).
     pub fn do_null_move(&mut self) -> bool {
         if self.in_check() {
             return false;
         }
-        let previous = *self.state();
-        let mut key = previous.key ^ zobrist::side();
-        if let Some(square) = previous.en_passant {
-            key ^= zobrist::en_passant(square);
+        let child = Ply {
+            board: self.board().null_move(),
+            info: PlyInfo {
+                last_move: Move::NULL,
+                plies_from_null: 0,
+                repetition: 0,
+            },
+        };
+        if !self.history.push(child) {
+            return false;
         }
-        self.side_to_move = !self.side_to_move;
         self.game_ply += 1;
-        let state = self.states.push();
-        *state = previous;
-        state.key = key;
-        state.en_passant = None;
-        state.rule50 = previous.rule50.saturating_add(1);
-        state.plies_from_null = 0;
-        state.repetition = 0;
-        state.last_move = Move::NULL;
-        state.captured = Piece::None;
-        self.update_check_info();
         true
     }
 
-    /// Looks for the current key 4, 6, ... plies back, as far as the fifty-move counter and the
-    /// last null move allow: Stockfish's repetition bookkeeping.
-    fn update_repetition(&mut self) {
-        let state = *self.state();
-        let end = state.rule50.min(state.plies_from_null) as usize;
-        let mut repetition = 0;
+    /// Looks for the key of `child` (about to be played on top of the current ply) 4, 6, ...
+    /// plies back, as far as its fifty-move counter and the last null move allow: Stockfish's
+    /// repetition bookkeeping.
+    #[inline]
+    fn repetition_of(&self, child: &Ply) -> i16 {
+        let end = child.board.rule50().min(child.info.plies_from_null) as usize;
         let mut back = 4;
         while back <= end {
-            let Some(earlier) = self.states.back(back) else {
+            // `back` plies before the child is `back - 1` before the current ply.
+            let Some(earlier) = self.history.back(back - 1) else {
                 break;
             };
-            if earlier.key == state.key {
+            if earlier.board.key() == child.board.key() {
                 let distance = back as i16;
-                repetition = if earlier.repetition != 0 {
+                return if earlier.info.repetition != 0 {
                     -distance
                 } else {
                     distance
                 };
-                break;
             }
             back += 2;
         }
-        self.states.current_mut().repetition = repetition;
+        0
+    }
+
+    /// The piece the last move captured (`Piece::None` if none, or at the position's start).
+    pub fn captured_piece(&self) -> Piece {
+        let m = self.history.current().info.last_move;
+        let Some(before) = self.history.back(1) else {
+            return Piece::None;
+        };
+        match m.kind() {
+            _ if m == Move::NULL => Piece::None,
+            MoveKind::Normal | MoveKind::Promotion => before.board.piece_on(m.to()),
+            MoveKind::EnPassant => Piece::new(self.side_to_move(), PieceType::Pawn),
+            MoveKind::Castling => Piece::None,
+        }
     }
 
     /// Whether this position repeats one since the last irreversible move: a repetition within
     /// the last `ply` plies (the search's own line), or a third occurrence anywhere.
     pub fn is_repetition(&self, ply: i32) -> bool {
-        let repetition = i32::from(self.state().repetition);
+        let repetition = i32::from(self.history.current().info.repetition);
         repetition != 0 && repetition < ply
     }
 
@@ -243,6 +140,6 @@ impl<S: Slider> Position<S> {
 
     /// Whether the position occurred earlier since the last irreversible move.
     pub fn has_repeated(&self) -> bool {
-        self.state().repetition != 0
+        self.history.current().info.repetition != 0
     }
 }

@@ -1,9 +1,10 @@
-//! A chess position with Stockfish's representation: a board of 64 pieces, bitboards by piece
-//! type and by colour, and a stack of per-ply states so that `do_move` and `undo_move` restore
-//! everything.
+//! A chess position with Stockfish's API: a [`Board`] (made by copy-make), the [`Rules`] of
+//! its game (slider backend, castling geometry), and the history that `undo_move` and
+//! repetition detection need.
 //!
-//! A [`Position`] is generic over the [`Slider`] backend it computes attacks with, so move
-//! generation and perft are compiled once per backend with every lookup inlined.
+//! `do_move` keeps the board it leaves in the history and plays the move on a copy; `undo_move`
+//! takes the board back. What a search asks for now and then (checkers, pinned pieces, check
+//! squares) is computed when asked, from the board.
 //!
 //! ```
 //! use bitforge::Position;
@@ -19,48 +20,42 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod castling;
 mod epd;
 mod fen;
+mod history;
 mod legality;
 mod make_move;
 mod perft;
-mod placement;
-mod state;
-mod zobrist;
+mod setup;
 
 use core::fmt;
 
-pub use castling::CastlingInfo;
-pub(crate) use castling::{destinations as castling_destinations, side_of as castling_side};
+pub use crate::board::CastlingInfo;
+use crate::board::{Board, Rules};
 pub use epd::{EpdError, PerftLine};
 pub use fen::{FenDisplay, FenError, FenErrorKind};
+pub use history::HISTORY_CAPACITY;
+use history::History;
 pub use legality::UciMoveError;
-pub(crate) use placement::Placement;
-pub use state::HISTORY_CAPACITY;
+pub use setup::Setup;
 
-use crate::movegen::{Board, Rules};
 use crate::slider::Slider;
-use crate::tables::{self, between, pseudo_attacks};
+use crate::tables::pseudo_attacks;
 use crate::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};
-use state::{State, StateStack};
 
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// A position: the board, the side to move, castling and en passant state, the move counters
-/// and the history needed to undo moves and detect repetitions.
+/// A position: the board (pieces, side to move, castling and en passant state, fifty-move
+/// counter, keys), the rules of its game, the game ply and the history needed to undo moves
+/// and detect repetitions.
 #[derive(Clone)]
 pub struct Position<S: Slider> {
-    board: [Piece; 64],
-    pieces: Placement,
-    piece_count: [u8; 16],
-    side_to_move: Color,
+    rules: Rules<S>,
+    /// Every ply since the position was set up, the current one last.
+    history: History,
     /// Plies since the start of the game (0 for white's first move).
     game_ply: u32,
-    castling: CastlingInfo,
-    states: StateStack,
-    slider: S,
 }
 
 impl<S: Slider> Position<S> {
@@ -73,132 +68,109 @@ impl<S: Slider> Position<S> {
         }
     }
 
-    /// The pieces, castling rights and en passant square, for move generation.
+    /// The board: everything a move changes, for copy-make search and move generation.
     #[inline(always)]
-    pub(crate) fn to_board(&self) -> Board {
-        Board {
-            pieces: self.pieces,
-            en_passant: self.en_passant(),
-            castling: self.castling_rights(),
-        }
+    pub fn board(&self) -> &Board {
+        &self.history.current().board
     }
 
-    /// The slider backend and castling geometry, for move generation.
+    /// The rules of this game: the slider backend and the castling geometry.
     #[inline(always)]
-    pub(crate) fn rules(&self) -> Rules<'_, S> {
-        Rules {
-            slider: self.slider,
-            castling: &self.castling,
-        }
+    pub fn rules(&self) -> &Rules<S> {
+        &self.rules
     }
 
     /// The backend this position computes sliding attacks with.
     #[inline(always)]
     pub fn slider(&self) -> S {
-        self.slider
+        self.rules.slider
     }
 
     /// The same position computing attacks with another backend.
     pub fn with_slider<T: Slider>(&self, slider: T) -> Position<T> {
         Position {
-            board: self.board,
-            pieces: self.pieces,
-            piece_count: self.piece_count,
-            side_to_move: self.side_to_move,
+            rules: self.rules.with_slider(slider),
+            history: self.history.clone(),
             game_ply: self.game_ply,
-            castling: self.castling,
-            states: self.states.clone(),
-            slider,
         }
-    }
-
-    #[inline(always)]
-    pub(crate) fn state(&self) -> &State {
-        self.states.current()
     }
 
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
-        self.side_to_move
+        self.board().side_to_move
     }
 
     /// The piece on `square` (`Piece::None` if empty).
     #[inline(always)]
     pub fn piece_on(&self, square: Square) -> Piece {
-        self.board[square.index()]
-    }
-
-    /// The board as 64 pieces, a1 first.
-    #[inline(always)]
-    pub fn board(&self) -> &[Piece; 64] {
-        &self.board
+        self.board().piece_on(square)
     }
 
     /// Every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
-        self.pieces.occupied()
+        self.board().occupied()
     }
 
     /// The pieces of `color`.
     #[inline(always)]
     pub fn pieces_of(&self, color: Color) -> Bitboard {
-        self.pieces.pieces_of(color)
+        self.board().pieces_of(color)
     }
 
     /// The pieces of `piece_type`, both colours ([`PieceType::ALL`]: every piece).
     #[inline(always)]
     pub fn pieces(&self, piece_type: PieceType) -> Bitboard {
-        self.pieces.pieces(piece_type)
+        self.board().pieces(piece_type)
     }
 
     /// The pieces of `piece_type` and `color`.
     #[inline(always)]
     pub fn colored(&self, color: Color, piece_type: PieceType) -> Bitboard {
-        self.pieces.colored(color, piece_type)
+        self.board().colored(color, piece_type)
     }
 
     /// How many `piece`s there are.
     #[inline(always)]
     pub fn count(&self, piece: Piece) -> u8 {
-        self.piece_count[piece.index()]
+        self.board().count(piece)
     }
 
     /// The square of `color`'s king.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        self.pieces.king_square(color)
+        self.board().king_square(color)
     }
 
     /// The castling rights still held.
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
-        self.state().castling
+        self.board().castling
     }
 
     /// Where the castling rooks stand and which squares each castling needs.
     #[inline(always)]
     pub fn castling_info(&self) -> &CastlingInfo {
-        &self.castling
+        &self.rules.castling
     }
 
     /// Whether castling is read and written in Chess960 terms.
     #[inline(always)]
     pub fn is_chess960(&self) -> bool {
-        self.castling.chess960
+        self.rules.castling.chess960
     }
 
     /// The en passant square, set only when an en passant capture is legal.
     #[inline(always)]
     pub fn en_passant(&self) -> Option<Square> {
-        self.state().en_passant
+        self.board().en_passant
     }
 
     /// Plies since the last capture or pawn move (the fifty-move counter).
     #[inline(always)]
     pub fn rule50(&self) -> u16 {
-        self.state().rule50
+        self.board().rule50()
     }
 
     /// Plies since the start of the game.
@@ -216,57 +188,57 @@ impl<S: Slider> Position<S> {
     /// The Zobrist key of the position (pieces, side, castling, en passant).
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.state().key
+        self.board().key()
     }
 
     /// The Zobrist key of the pawns.
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
-        self.state().pawn_key
+        self.board().pawn_key()
     }
 
     /// The Zobrist key of the material: how many of each piece, not where.
     #[inline(always)]
     pub fn material_key(&self) -> u64 {
-        self.state().material_key
+        self.board().material_key()
     }
 
-    /// The pieces giving check to the side to move.
+    /// How many plies [`undo_move`](Self::undo_move) can take back.
     #[inline(always)]
+    pub fn undoable_plies(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The pieces giving check to the side to move (computed when asked).
+    #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.state().checkers
+        self.board().checkers(self.rules.slider)
     }
 
-    /// Whether the side to move is in check.
-    #[inline(always)]
+    /// Whether the side to move is in check (computed when asked).
+    #[inline]
     pub fn in_check(&self) -> bool {
-        !self.state().checkers.is_empty()
+        !self.checkers().is_empty()
     }
 
     /// The pieces (of either colour) that alone shield `color`'s king from an enemy slider:
     /// pinned pieces when they are `color`'s, discovered-check candidates when not.
-    #[inline(always)]
+    #[inline]
     pub fn blockers_for_king(&self, color: Color) -> Bitboard {
-        self.state().blockers[color.index()]
+        self.board().king_blockers(color).0
     }
 
     /// `color`'s sliders that pin a piece to the enemy king (or would give discovered check).
-    #[inline(always)]
+    #[inline]
     pub fn pinners(&self, color: Color) -> Bitboard {
-        self.state().pinners[color.index()]
+        self.board().king_blockers(!color).1
     }
 
     /// The squares from which a piece of `piece_type` of the side to move would check the
     /// enemy king.
-    #[inline(always)]
+    #[inline]
     pub fn check_squares(&self, piece_type: PieceType) -> Bitboard {
-        self.state().check_squares[piece_type.index()]
-    }
-
-    /// The piece the last move captured (`Piece::None` if none).
-    #[inline(always)]
-    pub fn captured_piece(&self) -> Piece {
-        self.state().captured
+        self.board().check_squares(piece_type, self.rules.slider)
     }
 
     /// The attacks of a piece of `piece_type` (not a pawn) on `square` through `occupancy`.
@@ -277,10 +249,11 @@ impl<S: Slider> Position<S> {
         square: Square,
         occupancy: Bitboard,
     ) -> Bitboard {
+        let slider = self.rules.slider;
         match piece_type {
-            PieceType::Bishop => self.slider.bishop_attacks(square, occupancy),
-            PieceType::Rook => self.slider.rook_attacks(square, occupancy),
-            PieceType::Queen => self.slider.queen_attacks(square, occupancy),
+            PieceType::Bishop => slider.bishop_attacks(square, occupancy),
+            PieceType::Rook => slider.rook_attacks(square, occupancy),
+            PieceType::Queen => slider.queen_attacks(square, occupancy),
             _ => pseudo_attacks(piece_type, square),
         }
     }
@@ -288,145 +261,16 @@ impl<S: Slider> Position<S> {
     /// Every piece, of either colour, that attacks `square` when `occupancy` is occupied.
     #[inline(always)]
     pub fn attackers_to(&self, square: Square, occupancy: Bitboard) -> Bitboard {
-        self.pieces.attackers_to(square, occupancy, self.slider)
+        self.board()
+            .attackers_to(square, occupancy, self.rules.slider)
     }
 
     /// Whether any piece of `color` attacks `square` when `occupancy` is occupied (stops at
     /// the first attacker).
     #[inline(always)]
     pub fn attacked_by(&self, color: Color, square: Square, occupancy: Bitboard) -> bool {
-        self.pieces
-            .attacked_by(color, square, occupancy, self.slider)
-    }
-
-    /// The pieces that alone stand between `square` and a slider of `sliders`, and the
-    /// sliders doing the pinning (those whose line holds one piece of `square`'s colour).
-    fn slider_blockers(&self, sliders: Bitboard, square: Square) -> (Bitboard, Bitboard) {
-        let snipers = ((pseudo_attacks(PieceType::Rook, square) & self.pieces.rook_movers())
-            | (pseudo_attacks(PieceType::Bishop, square) & self.pieces.bishop_movers()))
-            & sliders;
-        let occupancy = self.occupied() ^ snipers;
-        let own = self.board[square.index()].color();
-        let mut blockers = Bitboard::EMPTY;
-        let mut pinners = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = between(square, sniper) & occupancy;
-            if !between.is_empty() && !between.more_than_one() {
-                blockers |= between;
-                if !(between & self.pieces_of(own)).is_empty() {
-                    pinners |= sniper;
-                }
-            }
-        }
-        (blockers, pinners)
-    }
-
-    /// Recomputes the check information of the current state: checkers, blockers and pinners
-    /// of both kings, and the check squares of the side to move.
-    fn update_check_info(&mut self) {
-        let us = self.side_to_move;
-        let them = !us;
-        let our_king = self.king_square(us);
-        let their_king = self.king_square(them);
-        let checkers = self.attackers_to(our_king, self.occupied()) & self.pieces_of(them);
-        let (our_blockers, their_pinners) = self.slider_blockers(self.pieces_of(them), our_king);
-        let (their_blockers, our_pinners) = self.slider_blockers(self.pieces_of(us), their_king);
-        let occupied = self.occupied();
-        let bishop = self.slider.bishop_attacks(their_king, occupied);
-        let rook = self.slider.rook_attacks(their_king, occupied);
-        let state = self.states.current_mut();
-        state.checkers = checkers;
-        state.blockers[us.index()] = our_blockers;
-        state.blockers[them.index()] = their_blockers;
-        state.pinners[them.index()] = their_pinners;
-        state.pinners[us.index()] = our_pinners;
-        state.check_squares = [
-            Bitboard::EMPTY,
-            tables::pawn_attacks(them, their_king),
-            tables::knight_attacks(their_king),
-            bishop,
-            rook,
-            bishop | rook,
-            Bitboard::EMPTY,
-            Bitboard::EMPTY,
-        ];
-    }
-
-    /// Puts `piece` on the empty `square`.
-    #[inline(always)]
-    fn put_piece(&mut self, piece: Piece, square: Square) {
-        self.board[square.index()] = piece;
-        self.pieces.toggle(piece, square.bitboard());
-        self.piece_count[piece.index()] += 1;
-    }
-
-    /// Takes the piece off `square` and returns it.
-    #[inline(always)]
-    fn remove_piece(&mut self, square: Square) -> Piece {
-        let piece = self.board[square.index()];
-        self.board[square.index()] = Piece::None;
-        self.pieces.toggle(piece, square.bitboard());
-        self.piece_count[piece.index()] -= 1;
-        piece
-    }
-
-    /// Moves the piece on `from` to the empty `to`.
-    #[inline(always)]
-    fn move_piece(&mut self, from: Square, to: Square) {
-        let piece = self.board[from.index()];
-        self.board[from.index()] = Piece::None;
-        self.board[to.index()] = piece;
-        self.pieces.toggle(piece, from | to);
-    }
-
-    /// The three Zobrist keys computed from scratch: what the incremental updates must equal.
-    pub fn compute_keys(&self) -> (u64, u64, u64) {
-        let state = self.state();
-        let mut key = zobrist::castling(state.castling);
-        let mut pawn_key = zobrist::no_pawns();
-        let mut material_key = 0;
-        for square in self.occupied() {
-            let piece = self.board[square.index()];
-            key ^= zobrist::piece_square(piece, square);
-            if piece.piece_type() == PieceType::Pawn {
-                pawn_key ^= zobrist::piece_square(piece, square);
-            }
-        }
-        for piece in Piece::LIST {
-            for count in 0..self.piece_count[piece.index()] {
-                material_key ^= zobrist::material(piece, count);
-            }
-        }
-        if let Some(square) = state.en_passant {
-            key ^= zobrist::en_passant(square);
-        }
-        if self.side_to_move == Color::Black {
-            key ^= zobrist::side();
-        }
-        (key, pawn_key, material_key)
-    }
-
-    /// Whether the redundant parts of the representation agree: the board array with the
-    /// bitboards and counts, the keys with a recomputation, one king each. For tests.
-    pub fn is_consistent(&self) -> bool {
-        let mut pieces = Placement::EMPTY;
-        let mut counts = [0u8; 16];
-        for square in Square::ALL {
-            let piece = self.board[square.index()];
-            if piece != Piece::None {
-                pieces.toggle(piece, square.bitboard());
-                counts[piece.index()] += 1;
-            }
-        }
-        let state = self.state();
-        pieces == self.pieces
-            && counts == self.piece_count
-            && counts[Piece::WhiteKing.index()] == 1
-            && counts[Piece::BlackKing.index()] == 1
-            && self.compute_keys() == (state.key, state.pawn_key, state.material_key)
-            && state.checkers
-                == self.attackers_to(self.king_square(self.side_to_move), self.occupied())
-                    & self.pieces_of(!self.side_to_move)
+        self.board()
+            .attacked_by(color, square, occupancy, self.rules.slider)
     }
 }
 
@@ -435,7 +279,7 @@ impl<S: Slider> fmt::Display for Position<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for rank in (0..8).rev() {
             for file in 0..8 {
-                let piece = self.board[rank * 8 + file];
+                let piece = self.piece_on(Square::ALL[rank * 8 + file]);
                 let separator = if file == 7 { '\n' } else { ' ' };
                 write!(f, "{}{separator}", piece.to_char().unwrap_or('.'))?;
             }
@@ -451,16 +295,12 @@ impl<S: Slider> fmt::Debug for Position<S> {
 }
 
 impl<S: Slider> PartialEq for Position<S> {
-    /// Positions are equal when the board, side, castling, en passant square and counters
-    /// agree; the history is not compared.
+    /// Positions are equal when the board (keys included), the castling geometry and the game
+    /// ply agree; the history is not compared.
     fn eq(&self, other: &Position<S>) -> bool {
-        self.board == other.board
-            && self.side_to_move == other.side_to_move
-            && self.castling == other.castling
+        self.board() == other.board()
+            && self.rules.castling == other.rules.castling
             && self.game_ply == other.game_ply
-            && self.state().castling == other.state().castling
-            && self.state().en_passant == other.state().en_passant
-            && self.state().rule50 == other.state().rule50
     }
 }
 

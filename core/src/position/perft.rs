@@ -3,14 +3,13 @@
 
 use super::Position;
 use crate::Move;
-use crate::movegen::{self, MoveCounter, generate_legal};
 use crate::slider::Slider;
 
 impl<S: Slider> Position<S> {
     /// The number of legal move sequences of `depth` plies from here.
     ///
-    /// The tree is walked on a copy of the pieces, castling rights and en passant square
-    /// (copy-make, no keys or history), the side to move fixed at compile time at every ply.
+    /// The tree is walked on the board by copy-make ([`Board::perft`](crate::board::Board::perft)):
+    /// no history, the side to move fixed at compile time at every ply.
     ///
     /// ```
     /// use bitforge::Position;
@@ -20,7 +19,7 @@ impl<S: Slider> Position<S> {
     /// assert_eq!(start.perft(3), 8_902);
     /// ```
     pub fn perft(&self, depth: u32) -> u64 {
-        movegen::perft(&self.to_board(), &self.rules(), self.side_to_move(), depth)
+        self.board().perft(&self.rules, depth)
     }
 
     /// Perft split by root move: `report` receives each legal move with its count (the
@@ -54,8 +53,6 @@ impl<S: Slider> Position<S> {
     /// The number of legal moves, counted without listing them.
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {
-        let mut counter = MoveCounter(0);
-        generate_legal(self, &mut counter);
-        counter.0
+        self.board().count_legal_moves(&self.rules)
     }
 }

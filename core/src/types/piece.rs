@@ -39,15 +39,19 @@ impl PieceType {
     /// The type with code `code & 7` (codes 0 and 7 give `None`).
     #[inline(always)]
     pub const fn from_code(code: u8) -> PieceType {
-        match code & 7 {
-            1 => PieceType::Pawn,
-            2 => PieceType::Knight,
-            3 => PieceType::Bishop,
-            4 => PieceType::Rook,
-            5 => PieceType::Queen,
-            6 => PieceType::King,
-            _ => PieceType::None,
-        }
+        // A table lookup rather than a match, which compiles to branches: making a move asks
+        // this for the moving and the captured piece.
+        const BY_CODE: [PieceType; 8] = [
+            PieceType::None,
+            PieceType::Pawn,
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+            PieceType::King,
+            PieceType::None,
+        ];
+        BY_CODE[(code & 7) as usize]
     }
 
     /// The lower-case letter (`p n b r q k`), or `None` for no type.
@@ -117,11 +121,22 @@ impl Piece {
     /// `make_piece(c, pt)`: `(c << 3) | pt`. A `None` type gives `Piece::None`.
     #[inline(always)]
     pub const fn new(color: Color, piece_type: PieceType) -> Piece {
-        match Self::from_code(((color as u8) << 3) | piece_type as u8) {
-            Some(piece) => piece,
-            None => Piece::None,
-        }
+        // A table lookup: making moves asks this several times per move.
+        Self::BY_CODE[(((color as u8) << 3) | piece_type as u8) as usize & 15]
     }
+
+    /// Every 4-bit code's piece (`None` for the unused codes 7, 8 and 15).
+    const BY_CODE: [Piece; 16] = {
+        let mut table = [Piece::None; 16];
+        let mut code = 0;
+        while code < 16 {
+            if let Some(piece) = Self::from_code(code as u8) {
+                table[code] = piece;
+            }
+            code += 1;
+        }
+        table
+    };
 
     /// The piece with this code, if it is one of the 13 valid codes (0, 1-6, 9-14).
     #[inline]

@@ -1,13 +1,12 @@
 //! Where the pieces stand, as bitboards by type and by colour, and the attack questions those
-//! answer. [`Position`](super::Position) keeps one beside its board array and history; move
-//! generation's copy-make [`Board`](crate::movegen::Board) is one plus castling and en passant.
+//! answer: the part of a [`Board`](super::Board) that move generation reads most.
 
 use crate::slider::Slider;
 use crate::tables::{king_attacks, knight_attacks, pawn_attacks};
 use crate::{Bitboard, Color, Piece, PieceType, Square};
 
 /// The pieces as bitboards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Placement {
     /// By piece type; slot 0 ([`PieceType::ALL`]) holds every piece.
     pub(crate) by_type: [Bitboard; 7],
@@ -50,6 +49,29 @@ impl Placement {
         self.colored(color, PieceType::King).lsb()
     }
 
+    /// The type of the piece on `square` (`PieceType::None` if empty), without a branch: a
+    /// type's code has three bits, and each bit is set for three types, so three unions of
+    /// sets answer it.
+    #[inline(always)]
+    pub(crate) fn piece_type_on(&self, square: Square) -> PieceType {
+        let set = |piece_type: PieceType| self.by_type[piece_type.index()].0;
+        let bit = |union: u64| ((union >> square.index()) & 1) as u8;
+        let (pawn, knight, bishop) = (
+            set(PieceType::Pawn),
+            set(PieceType::Knight),
+            set(PieceType::Bishop),
+        );
+        let (rook, queen, king) = (
+            set(PieceType::Rook),
+            set(PieceType::Queen),
+            set(PieceType::King),
+        );
+        let code = bit(pawn | bishop | queen)
+            | bit(knight | bishop | king) << 1
+            | bit(rook | queen | king) << 2;
+        PieceType::from_code(code)
+    }
+
     /// Rooks and queens of both colours.
     #[inline(always)]
     pub(crate) fn rook_movers(&self) -> Bitboard {
@@ -87,9 +109,26 @@ impl Placement {
             | (king_attacks(square) & self.pieces(PieceType::King))
     }
 
+    /// The pieces of `color` but its king that attack `square` when `occupancy` is occupied:
+    /// the checkers, when `square` holds the other side's king (a king never gives check).
+    #[inline(always)]
+    pub(crate) fn checkers_of<S: Slider>(
+        &self,
+        color: Color,
+        square: Square,
+        occupancy: Bitboard,
+        slider: S,
+    ) -> Bitboard {
+        ((slider.rook_attacks(square, occupancy) & self.rook_movers())
+            | (slider.bishop_attacks(square, occupancy) & self.bishop_movers()))
+            & self.pieces_of(color)
+            | (knight_attacks(square) & self.colored(color, PieceType::Knight))
+            | (pawn_attacks(!color, square) & self.colored(color, PieceType::Pawn))
+    }
+
     /// Whether any piece of `color` attacks `square` when `occupancy` is occupied. Kept apart
-    /// from [`attackers_to`](Self::attackers_to) because it stops at the first attacker: 3.6%
-    /// fewer instructions per perft node (callgrind, Kiwipete depth 5).
+    /// from [`attackers_to`](Self::attackers_to) because it stops at the first attacker
+    /// (results/analysis.md, issue 6).
     #[inline(always)]
     pub(crate) fn attacked_by<S: Slider>(
         &self,

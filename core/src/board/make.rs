@@ -1,0 +1,392 @@
+//! Making a move by copy-make: the parent is copied, the copy is changed, the parent stays.
+//!
+//! Each kind of move has one function, compiled per side to move (`Us`) and per [`Tracking`]:
+//! a [`Board`] with [`Keys`] gets its Zobrist keys, fifty-move counter and an en passant square
+//! only when the capture is legal, as [`Board::play`] and `Position::do_move` need it. Perft's
+//! boards track nothing (`()`): the same piece and castling updates, and an en passant square
+//! whenever an enemy pawn attacks it, which its generator tests anyway.
+
+use super::side::{Black, Side, White};
+use super::{Board, CastlingInfo, Keys, Rules, castling_destinations, castling_side, zobrist};
+use crate::slider::Slider;
+use crate::tables::pawn_attacks;
+use crate::{CastlingRights, Color, Move, MoveKind, Piece, PieceType, Square};
+
+/// What a board keeps up to date beside its pieces, told of every change a move makes.
+pub(crate) trait Tracking: Copy {
+    /// Whether the en passant square is kept only when the capture is legal (the keys need it:
+    /// equal positions, equal keys).
+    const EXACT_EN_PASSANT: bool;
+    /// The move passes to the other side; `en_passant` was the square before.
+    fn passed(&mut self, en_passant: Option<Square>);
+    /// `piece` moves from `from` to the empty `to`.
+    fn moved(&mut self, piece: Piece, from: Square, to: Square);
+    /// `piece`, the `count`-th of its kind counted from zero, comes off `square`, or goes on.
+    fn toggled(&mut self, piece: Piece, square: Square, count: u8);
+    /// A capture: the fifty-move count starts again.
+    fn captured(&mut self);
+    /// The castling rights change from `old` to `new`.
+    fn castling_changed(&mut self, old: CastlingRights, new: CastlingRights);
+    /// The en passant square is set.
+    fn en_passant_set(&mut self, square: Square);
+}
+
+impl Tracking for () {
+    const EXACT_EN_PASSANT: bool = false;
+    #[inline(always)]
+    fn passed(&mut self, _: Option<Square>) {}
+    #[inline(always)]
+    fn moved(&mut self, _: Piece, _: Square, _: Square) {}
+    #[inline(always)]
+    fn toggled(&mut self, _: Piece, _: Square, _: u8) {}
+    #[inline(always)]
+    fn captured(&mut self) {}
+    #[inline(always)]
+    fn castling_changed(&mut self, _: CastlingRights, _: CastlingRights) {}
+    #[inline(always)]
+    fn en_passant_set(&mut self, _: Square) {}
+}
+
+impl Tracking for Keys {
+    const EXACT_EN_PASSANT: bool = true;
+
+    #[inline(always)]
+    fn passed(&mut self, en_passant: Option<Square>) {
+        self.key ^= zobrist::side();
+        if let Some(square) = en_passant {
+            self.key ^= zobrist::en_passant(square);
+        }
+        self.rule50 = self.rule50.saturating_add(1);
+    }
+
+    #[inline(always)]
+    fn moved(&mut self, piece: Piece, from: Square, to: Square) {
+        let change = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+        self.key ^= change;
+        if piece.piece_type() == PieceType::Pawn {
+            self.pawn_key ^= change;
+            self.rule50 = 0;
+        }
+    }
+
+    #[inline(always)]
+    fn toggled(&mut self, piece: Piece, square: Square, count: u8) {
+        let change = zobrist::piece_square(piece, square);
+        self.key ^= change;
+        if piece.piece_type() == PieceType::Pawn {
+            self.pawn_key ^= change;
+        }
+        self.material_key ^= zobrist::material(piece, count);
+    }
+
+    #[inline(always)]
+    fn captured(&mut self) {
+        self.rule50 = 0;
+    }
+
+    #[inline(always)]
+    fn castling_changed(&mut self, old: CastlingRights, new: CastlingRights) {
+        self.key ^= zobrist::castling(old) ^ zobrist::castling(new);
+    }
+
+    #[inline(always)]
+    fn en_passant_set(&mut self, square: Square) {
+        self.key ^= zobrist::en_passant(square);
+    }
+}
+
+impl Board {
+    /// The board after the legal move `m` (from [`legal_moves`](Board::legal_moves), or
+    /// checked by [`Position::is_legal`](crate::Position::is_legal)); `self` is unchanged. An
+    /// illegal move gives a meaningless board, never undefined behaviour.
+    #[inline]
+    pub fn play<S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board {
+        match self.side_to_move {
+            Color::White => self.play_as::<White, S>(m, rules),
+            Color::Black => self.play_as::<Black, S>(m, rules),
+        }
+    }
+
+    #[inline(always)]
+    fn play_as<Us: Side, S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board {
+        let (from, to) = (m.from(), m.to());
+        let castling = &rules.castling;
+        match m.kind() {
+            MoveKind::Normal => {
+                let piece = self.piece_type_on(from);
+                if piece == PieceType::Pawn && from.index() ^ to.index() == 16 {
+                    self.pushed_twice::<Us, S>(from, to, rules.slider)
+                } else if self.pieces_of(Us::Other::COLOR).contains(to) {
+                    self.moved::<Us, true>(piece, from, to, castling)
+                } else {
+                    self.moved::<Us, false>(piece, from, to, castling)
+                }
+            }
+            MoveKind::Promotion => self.promoted::<Us>(from, to, m.promotion_type(), castling),
+            MoveKind::EnPassant => self.captured_en_passant::<Us>(from, to),
+            MoveKind::Castling => self.castled::<Us>(from, to),
+        }
+    }
+
+    /// The board with the move passed to the opponent (a null move, for null-move pruning; not
+    /// for a side in check).
+    #[inline]
+    pub fn null_move(&self) -> Board {
+        let mut child = *self;
+        child.pass();
+        child
+    }
+}
+
+// The trait is the crate's own, and so is every method here.
+#[allow(private_bounds)]
+impl<T: Tracking> Board<T> {
+    /// What every move does first to the copy it is made on: the other side to move, no en
+    /// passant square.
+    #[inline(always)]
+    fn pass(&mut self) {
+        self.side_to_move = !self.side_to_move;
+        self.tracked.passed(self.en_passant);
+        self.en_passant = None;
+    }
+
+    /// Sets the castling rights.
+    #[inline(always)]
+    fn set_castling(&mut self, rights: CastlingRights) {
+        self.tracked.castling_changed(self.castling, rights);
+        self.castling = rights;
+    }
+
+    /// After `Us` moves its `piece` from `from` to `to`: every move but castling, en passant,
+    /// double pushes and promotions. With `CAPTURE`, whatever enemy piece stands on `to` is
+    /// removed (none is fine: promotions pass `true` for pushes too); without, `to` must be
+    /// empty.
+    #[inline(always)]
+    pub(crate) fn moved<Us: Side, const CAPTURE: bool>(
+        &self,
+        piece: PieceType,
+        from: Square,
+        to: Square,
+        castling: &CastlingInfo,
+    ) -> Board<T> {
+        let mut child = *self;
+        child.pass();
+        let target = to.bitboard();
+        let from_to = from.bitboard() | target;
+        child.tracked.moved(Piece::new(Us::COLOR, piece), from, to);
+        // Only a board that tracks keys asks what was captured.
+        if CAPTURE && T::EXACT_EN_PASSANT {
+            let captured = self.piece_type_on(to);
+            if captured != PieceType::None {
+                let captured = Piece::new(Us::Other::COLOR, captured);
+                child
+                    .tracked
+                    .toggled(captured, to, self.count(captured) - 1);
+                child.tracked.captured();
+            }
+        }
+        let pieces = &mut child.pieces;
+        // The captured piece goes without asking what it was: clearing the square in five sets
+        // costs less than a branch. A king is never captured. Callers know which targets are
+        // captures (perft plays them in a loop of their own), so a quiet move clears nothing.
+        if CAPTURE {
+            for set in &mut pieces.by_type[PieceType::Pawn.index()..=PieceType::Queen.index()] {
+                *set -= target;
+            }
+            pieces.by_color[Us::Other::COLOR.index()] -= target;
+        }
+        pieces.by_type[piece.index()] ^= from_to;
+        pieces.by_color[Us::COLOR.index()] ^= from_to;
+        pieces.by_type[PieceType::ALL.index()] = pieces.by_color[0] | pieces.by_color[1];
+        // A right stands only while its king and rook are home, so only they, leaving, or a
+        // capture of that rook take one away.
+        let may_remove = CAPTURE || matches!(piece, PieceType::King | PieceType::Rook);
+        if may_remove && !child.castling.is_empty() {
+            let rights = child.castling & !(castling.removed_by(from) | castling.removed_by(to));
+            child.set_castling(rights);
+        }
+        child
+    }
+
+    /// After a pawn of `Us` pushes two squares. The en passant square is kept when an enemy
+    /// pawn attacks it and, on a board that tracks keys, only when one may legally capture.
+    #[inline(always)]
+    pub(crate) fn pushed_twice<Us: Side, S: Slider>(
+        &self,
+        from: Square,
+        to: Square,
+        slider: S,
+    ) -> Board<T> {
+        let mut child = *self;
+        child.pass();
+        let pawn = Piece::new(Us::COLOR, PieceType::Pawn);
+        child.pieces.toggle(pawn, from | to);
+        child.tracked.moved(pawn, from, to);
+        let over = Square::from_index_masked(((from as u8) + (to as u8)) / 2);
+        let their_pawns = self.pieces.colored(Us::Other::COLOR, PieceType::Pawn);
+        if !(pawn_attacks(Us::COLOR, over) & their_pawns).is_empty()
+            && (!T::EXACT_EN_PASSANT || child.has_en_passant_capture(over, slider))
+        {
+            child.en_passant = Some(over);
+            child.tracked.en_passant_set(over);
+        }
+        child
+    }
+
+    /// After a pawn of `Us` moves from `from` to the last rank on `to` (capturing or not) and
+    /// becomes a `promoted`.
+    #[inline(always)]
+    pub(crate) fn promoted<Us: Side>(
+        &self,
+        from: Square,
+        to: Square,
+        promoted: PieceType,
+        castling: &CastlingInfo,
+    ) -> Board<T> {
+        let mut child = self.moved::<Us, true>(PieceType::Pawn, from, to, castling);
+        child.pieces.by_type[PieceType::Pawn.index()] ^= to;
+        child.pieces.by_type[promoted.index()] ^= to;
+        let pawn = Piece::new(Us::COLOR, PieceType::Pawn);
+        let promoted = Piece::new(Us::COLOR, promoted);
+        child.tracked.toggled(pawn, to, self.count(pawn) - 1);
+        child.tracked.toggled(promoted, to, self.count(promoted));
+        child
+    }
+
+    /// After a pawn of `Us` on `from` captures en passant onto `to`.
+    #[inline(always)]
+    pub(crate) fn captured_en_passant<Us: Side>(&self, from: Square, to: Square) -> Board<T> {
+        let mut child = *self;
+        child.pass();
+        let captured = Square::new(to.file(), from.rank());
+        let ours = Piece::new(Us::COLOR, PieceType::Pawn);
+        let theirs = Piece::new(Us::Other::COLOR, PieceType::Pawn);
+        child.pieces.toggle(ours, from | to);
+        child.pieces.toggle(theirs, captured.bitboard());
+        child.tracked.moved(ours, from, to);
+        child
+            .tracked
+            .toggled(theirs, captured, self.count(theirs) - 1);
+        child
+    }
+
+    /// After `Us` castles, the king on `king` taking its own rook on `rook` (king and rook may
+    /// share squares with each other's destinations in Chess960: off first, then on).
+    #[inline(always)]
+    pub(crate) fn castled<Us: Side>(&self, king: Square, rook: Square) -> Board<T> {
+        let (king_to, rook_to) = castling_destinations(Us::COLOR, castling_side(king, rook));
+        let mut child = *self;
+        child.pass();
+        child.set_castling(child.castling & !CastlingRights::of(Us::COLOR));
+        let our_king = Piece::new(Us::COLOR, PieceType::King);
+        let our_rook = Piece::new(Us::COLOR, PieceType::Rook);
+        child.pieces.toggle(our_king, king.bitboard());
+        child.pieces.toggle(our_rook, rook.bitboard());
+        child.pieces.toggle(our_king, king_to.bitboard());
+        child.pieces.toggle(our_rook, rook_to.bitboard());
+        child.tracked.moved(our_king, king, king_to);
+        child.tracked.moved(our_rook, rook, rook_to);
+        child
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::slider::Hyperbola;
+
+    /// The board perft makes for `m` (tracking nothing), whatever kind of move it is.
+    fn perft_child<Us: Side>(board: &Board<()>, rules: &Rules<Hyperbola>, m: Move) -> Board<()> {
+        let castling = &rules.castling;
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Castling => board.castled::<Us>(from, to),
+            MoveKind::EnPassant => board.captured_en_passant::<Us>(from, to),
+            MoveKind::Promotion => board.promoted::<Us>(from, to, m.promotion_type(), castling),
+            MoveKind::Normal => {
+                let piece = board.piece_type_on(from);
+                if piece == PieceType::Pawn && from.index().abs_diff(to.index()) == 16 {
+                    board.pushed_twice::<Us, Hyperbola>(from, to, Hyperbola)
+                } else if board.piece_on(to) != Piece::None {
+                    board.moved::<Us, true>(piece, from, to, castling)
+                } else {
+                    board.moved::<Us, false>(piece, from, to, castling)
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn board_sizes() {
+        // What a copy-make copies per move (README's board section quotes both).
+        assert_eq!(core::mem::size_of::<Board>(), 112);
+        assert_eq!(core::mem::size_of::<Board<()>>(), 80);
+    }
+
+    /// Random games from positions rich in castling, en passant and promotions, Chess960
+    /// included: after every move, the child's keys equal a recomputation, and perft's
+    /// untracked child holds the same pieces and rights (its en passant square may be one whose
+    /// capture is illegal).
+    #[test]
+    fn full_and_perft_children_agree() {
+        let starts = [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9",
+                true,
+            ),
+        ];
+        let games = if cfg!(miri) { 1 } else { 100 };
+        let mut random = 0x9E37_79B9_7F4A_7C15_u64;
+        for (fen, chess960) in starts {
+            for _ in 0..games {
+                let position = if chess960 {
+                    Position::from_fen_chess960(fen, Hyperbola)
+                } else {
+                    Position::from_fen(fen, Hyperbola)
+                }
+                .expect("a valid FEN");
+                let rules = *position.rules();
+                let mut board = *position.board();
+                for _ in 0..60 {
+                    let moves = board.legal_moves(&rules);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // xorshift64: any spread of moves will do.
+                    random ^= random << 13;
+                    random ^= random >> 7;
+                    random ^= random << 17;
+                    let m = moves[(random % moves.len() as u64) as usize];
+                    let untracked = board.untracked();
+                    let lean = match board.side_to_move() {
+                        Color::White => perft_child::<White>(&untracked, &rules, m),
+                        Color::Black => perft_child::<Black>(&untracked, &rules, m),
+                    };
+                    let child = board.play(m, &rules);
+                    assert_eq!(
+                        child.compute_keys(),
+                        (child.key(), child.pawn_key(), child.material_key()),
+                        "{board:?}, {m}"
+                    );
+                    assert_eq!(lean.pieces, child.pieces, "{board:?}, {m}");
+                    assert_eq!(lean.castling, child.castling, "{board:?}, {m}");
+                    assert_eq!(lean.side_to_move, child.side_to_move, "{board:?}, {m}");
+                    if let Some(square) = child.en_passant {
+                        assert_eq!(lean.en_passant, Some(square), "{board:?}, {m}");
+                    }
+                    board = child;
+                }
+            }
+        }
+    }
+}

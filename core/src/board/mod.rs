@@ -1,0 +1,310 @@
+//! The board: everything a move changes, made by copy-make, and every rule check written once.
+//!
+//! A [`Board`] holds the pieces by type and by colour, the side to move, the castling rights,
+//! the en passant square, the fifty-move counter and three Zobrist keys (position, pawns,
+//! material), all kept up to date by [`Board::play`]. It is `Copy`: playing a move returns the
+//! child and leaves the parent as it was, so an engine that searches by copy-make keeps one
+//! board per ply and needs no undo. [`Position`](crate::Position) is this board plus a history
+//! (undo, repetitions), FEN and Stockfish's API.
+//!
+//! What stays fixed for a whole game lives beside the board in [`Rules`]: the slider backend
+//! and the castling geometry (where the castling rooks start, which squares must be empty).
+//!
+//! ```
+//! use bitforge::Position;
+//! use bitforge::slider::FancyMagic;
+//!
+//! let position = Position::start(FancyMagic);
+//! let (board, rules) = (*position.board(), position.rules());
+//! let moves = board.legal_moves(rules);
+//! assert_eq!(moves.len(), 20);
+//! let child = board.play(moves[0], rules);          // copy-make: `board` is unchanged
+//! assert_eq!(child.count_legal_moves(rules), 20);
+//! assert_ne!(child.key(), board.key());
+//! assert_eq!(board.perft(rules, 3), 8_902);
+//! ```
+
+mod castling;
+mod checks;
+mod make;
+mod placement;
+pub(crate) mod side;
+pub(crate) mod zobrist;
+
+pub use castling::CastlingInfo;
+pub(crate) use castling::{destinations as castling_destinations, side_of as castling_side};
+pub(crate) use placement::Placement;
+
+use crate::slider::Slider;
+use crate::{Bitboard, CastlingRights, Color, File, Piece, PieceType, Rank, Square};
+
+/// A position without its history: pieces, side to move, castling rights, en passant square,
+/// and what `T` tracks: by default ([`Keys`]) the three Zobrist keys and the fifty-move
+/// counter. Copy it to keep it; [`play`](Board::play) a move on it to get the child.
+///
+/// (Perft walks its tree on boards that track nothing, `T = ()`: the same moves made by the
+/// same code, a smaller copy per node. Such a board never leaves perft.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board<T = Keys> {
+    pub(crate) pieces: Placement,
+    /// With [`Keys`], set only when an en passant capture is legal, so that equal positions
+    /// have equal keys; on perft's boards, whenever an enemy pawn attacks it (the generator
+    /// decides).
+    pub(crate) en_passant: Option<Square>,
+    pub(crate) castling: CastlingRights,
+    pub(crate) side_to_move: Color,
+    pub(crate) tracked: T,
+}
+
+/// What a [`Board`] keeps up to date beside the pieces: the Zobrist keys and the fifty-move
+/// counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Keys {
+    /// Zobrist key of the whole position.
+    pub(crate) key: u64,
+    /// Zobrist key of the pawns alone.
+    pub(crate) pawn_key: u64,
+    /// Zobrist key of the material: how many of each piece, not where.
+    pub(crate) material_key: u64,
+    /// Plies since the last capture or pawn move.
+    pub(crate) rule50: u16,
+}
+
+/// What stays fixed while a game is played: the slider backend that computes sliding attacks,
+/// and the castling geometry (where each castling rook starts, which squares each castling
+/// needs). A [`Board`] is played and searched with the `Rules` of its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules<S> {
+    pub(crate) slider: S,
+    pub(crate) castling: CastlingInfo,
+}
+
+impl<S: Slider> Rules<S> {
+    /// Standard chess: kings on e1 and e8, castling rooks in the corners.
+    ///
+    /// ```
+    /// use bitforge::board::Rules;
+    /// use bitforge::slider::Hyperbola;
+    /// use bitforge::Position;
+    ///
+    /// let position = Position::start(Hyperbola);
+    /// assert_eq!(position.rules().castling(), Rules::standard(Hyperbola).castling());
+    /// ```
+    pub fn standard(slider: S) -> Rules<S> {
+        let mut castling = CastlingInfo::NONE;
+        for color in Color::ALL {
+            let square = |file| Square::new(file, Rank::R1).relative(color);
+            castling.add(color, square(File::E), square(File::H));
+            castling.add(color, square(File::E), square(File::A));
+        }
+        Rules { slider, castling }
+    }
+
+    /// The slider backend.
+    #[inline(always)]
+    pub fn slider(&self) -> S {
+        self.slider
+    }
+
+    /// The castling geometry.
+    #[inline(always)]
+    pub fn castling(&self) -> &CastlingInfo {
+        &self.castling
+    }
+
+    /// The same rules computing sliding attacks with another backend.
+    pub fn with_slider<T: Slider>(&self, slider: T) -> Rules<T> {
+        Rules {
+            slider,
+            castling: self.castling,
+        }
+    }
+}
+
+impl Board {
+    /// No pieces at all: a placeholder for a fixed-capacity history's unused slots.
+    #[cfg(not(feature = "std"))]
+    pub(crate) const EMPTY: Board = Board {
+        pieces: Placement::EMPTY,
+        en_passant: None,
+        castling: CastlingRights::NONE,
+        side_to_move: Color::White,
+        tracked: Keys {
+            key: 0,
+            pawn_key: 0,
+            material_key: 0,
+            rule50: 0,
+        },
+    };
+
+    /// A board of `pieces` with its keys computed from scratch. The caller has validated the
+    /// setup (one king each, en passant square only when the capture is legal).
+    pub(crate) fn new(
+        pieces: Placement,
+        side_to_move: Color,
+        castling: CastlingRights,
+        en_passant: Option<Square>,
+        rule50: u16,
+    ) -> Board {
+        let mut board = Board {
+            pieces,
+            en_passant,
+            castling,
+            side_to_move,
+            tracked: Keys {
+                key: 0,
+                pawn_key: 0,
+                material_key: 0,
+                rule50,
+            },
+        };
+        let (key, pawn_key, material_key) = board.compute_keys();
+        board.tracked = Keys {
+            key,
+            pawn_key,
+            material_key,
+            rule50,
+        };
+        board
+    }
+
+    /// The same board tracking nothing: what perft walks its tree on.
+    #[inline(always)]
+    pub(crate) fn untracked(&self) -> Board<()> {
+        Board {
+            pieces: self.pieces,
+            en_passant: self.en_passant,
+            castling: self.castling,
+            side_to_move: self.side_to_move,
+            tracked: (),
+        }
+    }
+
+    /// The three Zobrist keys computed from scratch: what the incremental updates must equal.
+    pub(crate) fn compute_keys(&self) -> (u64, u64, u64) {
+        let mut key = zobrist::castling(self.castling);
+        let mut pawn_key = zobrist::no_pawns();
+        let mut material_key = 0;
+        for piece in Piece::LIST {
+            let squares = self.pieces.colored(piece.color(), piece.piece_type());
+            for square in squares {
+                key ^= zobrist::piece_square(piece, square);
+                if piece.piece_type() == PieceType::Pawn {
+                    pawn_key ^= zobrist::piece_square(piece, square);
+                }
+            }
+            for count in 0..squares.count() {
+                material_key ^= zobrist::material(piece, count as u8);
+            }
+        }
+        if let Some(square) = self.en_passant {
+            key ^= zobrist::en_passant(square);
+        }
+        if self.side_to_move == Color::Black {
+            key ^= zobrist::side();
+        }
+        (key, pawn_key, material_key)
+    }
+
+    /// Plies since the last capture or pawn move (the fifty-move counter).
+    #[inline(always)]
+    pub fn rule50(&self) -> u16 {
+        self.tracked.rule50
+    }
+
+    /// The Zobrist key of the position (pieces, side, castling, en passant).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.tracked.key
+    }
+
+    /// The Zobrist key of the pawns.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.tracked.pawn_key
+    }
+
+    /// The Zobrist key of the material: how many of each piece, not where.
+    #[inline(always)]
+    pub fn material_key(&self) -> u64 {
+        self.tracked.material_key
+    }
+}
+
+impl<T> Board<T> {
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces.occupied()
+    }
+
+    /// The pieces of `color`.
+    #[inline(always)]
+    pub fn pieces_of(&self, color: Color) -> Bitboard {
+        self.pieces.pieces_of(color)
+    }
+
+    /// The pieces of `piece_type`, both colours ([`PieceType::ALL`]: every piece).
+    #[inline(always)]
+    pub fn pieces(&self, piece_type: PieceType) -> Bitboard {
+        self.pieces.pieces(piece_type)
+    }
+
+    /// The pieces of `piece_type` and `color`.
+    #[inline(always)]
+    pub fn colored(&self, color: Color, piece_type: PieceType) -> Bitboard {
+        self.pieces.colored(color, piece_type)
+    }
+
+    /// How many `piece`s there are.
+    #[inline(always)]
+    pub fn count(&self, piece: Piece) -> u8 {
+        self.colored(piece.color(), piece.piece_type()).count() as u8
+    }
+
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces.king_square(color)
+    }
+
+    /// The type of the piece on `square` (`PieceType::None` if empty).
+    #[inline(always)]
+    pub fn piece_type_on(&self, square: Square) -> PieceType {
+        self.pieces.piece_type_on(square)
+    }
+
+    /// The piece on `square` (`Piece::None` if empty).
+    #[inline(always)]
+    pub fn piece_on(&self, square: Square) -> Piece {
+        match self.piece_type_on(square) {
+            PieceType::None => Piece::None,
+            piece_type => {
+                let color = if self.pieces_of(Color::White).contains(square) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                Piece::new(color, piece_type)
+            }
+        }
+    }
+
+    /// The castling rights still held.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en passant square, set only when an en passant capture is legal.
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+}
