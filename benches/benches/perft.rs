@@ -1,8 +1,11 @@
 //! Perft per backend: the five speed positions of `data/perft-speed.epd` (start, Kiwipete,
 //! positions 3, 4 and 5), each one ply shallower than the full speed run so that one
 //! iteration takes tens of milliseconds. Throughput is in nodes, so criterion reports nodes
-//! per second. The full run is the perft example:
-//! `cargo run --release -p bitforge --example perft -- --epd benches/data/perft-speed.epd`.
+//! per second. The full run is the `perft-speed` binary.
+//!
+//! A second group, `engine-path`, walks the same trees through the public API as an engine's
+//! search does (`Position`'s do/undo and the copy-make `Board`, with the best backend here),
+//! every move made or the last ply counted, beside the peers' copy-make (with `peers`).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -10,6 +13,7 @@ use std::hint::black_box;
 use bitforge::Position;
 use bitforge::position::PerftLine;
 use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge_benches::engine_path::{Api, EnginePath, Leaves};
 
 const SPEED_POSITIONS: &str = include_str!("../data/perft-speed.epd");
 
@@ -88,5 +92,64 @@ fn bench_peer<P: bitforge_benches::peers::Peer>(
     });
 }
 
-criterion_group!(benches, perft);
+/// Perft through the public API with the best backend here, and the peers' every-move walk.
+fn engine_path(c: &mut Criterion) {
+    let positions = positions();
+    let Ok(best) = Backend::choose(None) else {
+        return;
+    };
+    let nodes = Backend::FancyMagic
+        .run(AllPositions(&positions))
+        .expect("fancy runs everywhere");
+    let mut group = c.benchmark_group("engine-path");
+    group.throughput(Throughput::Elements(nodes));
+    group.sample_size(10);
+    for leaves in [Leaves::LastPlyCounted, Leaves::EveryMove] {
+        for api in [Api::Position, Api::Board] {
+            let job = || EnginePath {
+                positions: black_box(&positions),
+                api,
+                leaves,
+            };
+            let counted: u64 = best.run(job()).expect("the best backend runs").iter().sum();
+            assert_eq!(counted, nodes, "{} {}", api.name(), leaves.name());
+            let id = format!("{}/{}/{}", leaves.name(), api.name(), best.name());
+            group.bench_function(id, |b| b.iter(|| best.run(job())));
+        }
+    }
+    #[cfg(feature = "peers")]
+    {
+        use bitforge_benches::peers::{ChessCrate, Cozy, Shakmaty};
+        bench_peer_every_move::<Cozy>(&mut group, &positions, nodes);
+        bench_peer_every_move::<Shakmaty>(&mut group, &positions, nodes);
+        bench_peer_every_move::<ChessCrate>(&mut group, &positions, nodes);
+    }
+    group.finish();
+}
+
+/// A peer's every-move walk, as `every-move/peer/NAME`, after checking its count. (A peer's
+/// last-ply-counted walk is its perft in the `perft` group.)
+#[cfg(feature = "peers")]
+fn bench_peer_every_move<P: bitforge_benches::peers::Peer>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    positions: &[(&'static str, u32)],
+    nodes: u64,
+) {
+    let boards: Vec<_> = positions
+        .iter()
+        .map(|&(fen, depth)| (P::board(fen), depth))
+        .collect();
+    let count = |boards: &[(P::Board, u32)]| -> u64 {
+        boards
+            .iter()
+            .map(|(board, depth)| P::perft_every_move(board, *depth))
+            .sum()
+    };
+    assert_eq!(count(&boards), nodes, "{} counts the same nodes", P::NAME);
+    group.bench_function(format!("every-move/peer/{}", P::NAME), |b| {
+        b.iter(|| count(black_box(&boards)))
+    });
+}
+
+criterion_group!(benches, perft, engine_path);
 criterion_main!(benches);

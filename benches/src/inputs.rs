@@ -1,7 +1,7 @@
 //! Lookup inputs: `(square, occupancy)` pairs, random or taken from real positions.
 
 use bitforge::slider::{KoggeStone, Slider};
-use bitforge::{Bitboard, Color, MoveList, PieceType, Position, Square};
+use bitforge::{Bitboard, Color, PieceType, Position, Square};
 
 /// How many pairs a lookup benchmark runs per iteration.
 pub const PAIRS: usize = 65_536;
@@ -109,7 +109,7 @@ fn walk(
     if depth == 0 {
         return;
     }
-    for &m in MoveList::legal(position).iter() {
+    for &m in position.legal_moves().iter() {
         position.do_move(m);
         walk(position, depth - 1, piece, per_position);
         position.undo_move();

@@ -28,6 +28,9 @@ pub trait Peer {
     fn board(fen: &str) -> Self::Board;
     /// Legal leaf nodes at `depth` (at least 1), counting the last ply in bulk.
     fn perft(board: &Self::Board, depth: u32) -> u64;
+    /// Legal leaf nodes at `depth`, every move made as an engine's search makes it (copy-make
+    /// through the peer's public API), the leaves included.
+    fn perft_every_move(board: &Self::Board, depth: u32) -> u64;
 }
 
 /// A peer's rook (`ROOK`) or bishop attacks, as a timed method.
@@ -114,6 +117,22 @@ impl Peer for Cozy {
         });
         nodes
     }
+
+    fn perft_every_move(board: &cozy_chess::Board, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut nodes = 0;
+        board.generate_moves(|moves| {
+            for m in moves {
+                let mut child = board.clone();
+                child.play_unchecked(m);
+                nodes += Cozy::perft_every_move(&child, depth - 1);
+            }
+            false
+        });
+        nodes
+    }
 }
 
 /// shakmaty 0.30.
@@ -149,6 +168,22 @@ impl Peer for Shakmaty {
     fn perft(board: &shakmaty::Chess, depth: u32) -> u64 {
         shakmaty::perft(board, depth)
     }
+
+    fn perft_every_move(board: &shakmaty::Chess, depth: u32) -> u64 {
+        use shakmaty::Position;
+        if depth == 0 {
+            return 1;
+        }
+        board
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut child = board.clone();
+                child.play_unchecked(m);
+                Shakmaty::perft_every_move(&child, depth - 1)
+            })
+            .sum()
+    }
 }
 
 /// The chess crate 3.2.
@@ -180,5 +215,14 @@ impl Peer for ChessCrate {
     // The chess crate's own fastest perft: copy-make, bulk counting.
     fn perft(board: &chess::Board, depth: u32) -> u64 {
         chess::MoveGen::movegen_perft_test(board, depth as usize) as u64
+    }
+
+    fn perft_every_move(board: &chess::Board, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        chess::MoveGen::new_legal(board)
+            .map(|m| ChessCrate::perft_every_move(&board.make_move_new(m), depth - 1))
+            .sum()
     }
 }

@@ -1,8 +1,15 @@
-//! The full perft speed run, the way the perft targets are stated: single thread, bulk
-//! counting, no hashing, the five positions of `benches/data/perft-speed.epd` at their listed
-//! depths (429,555,583 nodes), every backend available here and every peer, interleaved in
-//! rounds so that the machine's drift hits them alike; the median of the rounds, and each one's
-//! ratio to cozy-chess. Every run's node counts are checked against the file.
+//! The full perft speed run, the way the perft targets are stated: single thread, no hashing
+//! table, the five positions of `benches/data/perft-speed.epd` at their listed depths
+//! (429,555,583 nodes), interleaved in rounds so that the machine's drift hits every engine
+//! alike; the median of the rounds, and each one's ratio to cozy-chess. Every run's node counts
+//! are checked against the file. Three sections:
+//!
+//! - perft: bitforge's own perft with every backend available here, and each peer's fastest
+//!   perft (bulk counting);
+//! - the engine path, last ply counted: perft through bitforge's public API with the best
+//!   backend here (`Position`'s do/undo, and the copy-make `Board`), against cozy-chess's
+//!   clone + `play_unchecked` with the last ply counted (its perft above);
+//! - the engine path, every move made (the leaves included), for the same two and every peer.
 //!
 //! ```sh
 //! RUSTFLAGS="-C target-cpu=native" cargo run --profile bench -p bitforge-benches \
@@ -21,6 +28,7 @@ use std::time::{Duration, Instant};
 use bitforge::Position;
 use bitforge::position::PerftLine;
 use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge_benches::engine_path::{Api, EnginePath, Leaves};
 use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
 use clap::Parser;
 
@@ -33,7 +41,8 @@ struct Args {
     /// How many rounds (each engine runs once per round); the median is reported.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
-    /// Only these engines (backend names, or peer/cozy-chess, peer/chess, peer/shakmaty).
+    /// Only these engines (backend names; peer/cozy-chess, peer/chess, peer/shakmaty; the engine
+    /// paths as printed, such as every-move/position/pext or every-move/peer/cozy-chess).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
     /// Also write the table (Markdown) to this file.
@@ -51,9 +60,44 @@ struct SpeedPosition {
 /// Runs every position once and returns the node counts, in file order.
 type RunAll = Box<dyn Fn(&[SpeedPosition]) -> Vec<u64>>;
 
-/// Something that runs perft: a backend or a peer.
+/// The table an engine's figure goes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    /// Each engine's own perft, bulk counting.
+    Perft,
+    /// Through the public API, the last ply counted.
+    LastPly,
+    /// Through the public API, every move made.
+    EveryMove,
+}
+
+impl Section {
+    const ALL: [Section; 3] = [Section::Perft, Section::LastPly, Section::EveryMove];
+
+    fn heading(self) -> &'static str {
+        match self {
+            Section::Perft => "Perft (each engine's own, bulk counting)",
+            Section::LastPly => {
+                "Engine path, last ply counted (public API; cozy-chess: clone + play_unchecked, \
+                 its perft above)"
+            }
+            Section::EveryMove => "Engine path, every move made (public API, leaves included)",
+        }
+    }
+
+    /// The engine whose median the ratios of this section are taken to.
+    fn cozy(self) -> &'static str {
+        match self {
+            Section::Perft | Section::LastPly => "peer/cozy-chess",
+            Section::EveryMove => "every-move/peer/cozy-chess",
+        }
+    }
+}
+
+/// Something that runs perft: a backend, a path through the public API, or a peer.
 struct Engine {
     name: String,
+    section: Section,
     run: RunAll,
 }
 
@@ -78,11 +122,45 @@ impl SliderJob for OursOnAll<'_> {
 fn peer<P: Peer + 'static>() -> Engine {
     Engine {
         name: format!("peer/{}", P::NAME),
+        section: Section::Perft,
         run: Box::new(|positions: &[SpeedPosition]| {
             positions
                 .iter()
                 .map(|p| P::perft(&P::board(p.fen), p.depth))
                 .collect()
+        }),
+    }
+}
+
+fn peer_every_move<P: Peer + 'static>() -> Engine {
+    Engine {
+        name: format!("every-move/peer/{}", P::NAME),
+        section: Section::EveryMove,
+        run: Box::new(|positions: &[SpeedPosition]| {
+            positions
+                .iter()
+                .map(|p| P::perft_every_move(&P::board(p.fen), p.depth))
+                .collect()
+        }),
+    }
+}
+
+/// bitforge through its public `api`, with `backend`.
+fn engine_path(backend: Backend, api: Api, leaves: Leaves) -> Engine {
+    Engine {
+        name: format!("{}/{}/{}", leaves.name(), api.name(), backend.name()),
+        section: match leaves {
+            Leaves::LastPlyCounted => Section::LastPly,
+            Leaves::EveryMove => Section::EveryMove,
+        },
+        run: Box::new(move |positions: &[SpeedPosition]| {
+            let positions: Vec<(&str, u32)> = positions.iter().map(|p| (p.fen, p.depth)).collect();
+            let job = EnginePath {
+                positions: &positions,
+                api,
+                leaves,
+            };
+            backend.run(job).unwrap_or_default()
         }),
     }
 }
@@ -93,12 +171,25 @@ fn engines(only: &[String]) -> Vec<Engine> {
         .filter(|backend| backend.is_available())
         .map(|backend| Engine {
             name: backend.name().to_string(),
+            section: Section::Perft,
             run: Box::new(move |positions: &[SpeedPosition]| {
                 backend.run(OursOnAll(positions)).unwrap_or_default()
             }),
         })
         .collect();
     engines.extend([peer::<Cozy>(), peer::<ChessCrate>(), peer::<Shakmaty>()]);
+    if let Ok(best) = Backend::choose(None) {
+        for leaves in [Leaves::LastPlyCounted, Leaves::EveryMove] {
+            for api in [Api::Position, Api::Board] {
+                engines.push(engine_path(best, api, leaves));
+            }
+        }
+    }
+    engines.extend([
+        peer_every_move::<Cozy>(),
+        peer_every_move::<ChessCrate>(),
+        peer_every_move::<Shakmaty>(),
+    ]);
     if !only.is_empty() {
         engines.retain(|engine| only.contains(&engine.name));
     }
@@ -183,27 +274,39 @@ fn main() -> ExitCode {
 
     let mnps = |time: Duration| total as f64 / time.as_secs_f64() / 1e6;
     let medians: Vec<Duration> = times.iter_mut().map(|t| median(t)).collect();
-    let cozy = engines
-        .iter()
-        .position(|engine| engine.name == "peer/cozy-chess")
-        .map(|index| mnps(medians[index]));
-    let mut table = format!(
-        "| engine | Mnps, median of {} | slowest | fastest | × cozy-chess |\n| --- | --- | --- | --- | --- |\n",
-        args.rounds
-    );
-    for ((engine, times), median) in engines.iter().zip(&times).zip(&medians) {
-        let slowest = times.iter().max().copied().unwrap_or_default();
-        let fastest = times.iter().min().copied().unwrap_or_default();
-        let ratio = cozy.map_or("".to_string(), |cozy| {
-            format!("{:.2}", mnps(*median) / cozy)
-        });
+    let median_of = |name: &str| {
+        engines
+            .iter()
+            .position(|engine| engine.name == name)
+            .map(|index| mnps(medians[index]))
+    };
+    let mut table = String::new();
+    for section in Section::ALL {
+        let members: Vec<usize> = (0..engines.len())
+            .filter(|&index| engines[index].section == section)
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let cozy = median_of(section.cozy());
         table += &format!(
-            "| {} | {:.1} | {:.1} | {:.1} | {ratio} |\n",
-            engine.name,
-            mnps(*median),
-            mnps(slowest),
-            mnps(fastest)
+            "\n### {}\n\n| engine | Mnps, median of {} | slowest | fastest | × cozy-chess |\n| --- | --- | --- | --- | --- |\n",
+            section.heading(),
+            args.rounds
         );
+        for index in members {
+            let times = &times[index];
+            let slowest = times.iter().max().copied().unwrap_or_default();
+            let fastest = times.iter().min().copied().unwrap_or_default();
+            let median = mnps(medians[index]);
+            let ratio = cozy.map_or(String::new(), |cozy| format!("{:.2}", median / cozy));
+            table += &format!(
+                "| {} | {median:.1} | {:.1} | {:.1} | {ratio} |\n",
+                engines[index].name,
+                mnps(slowest),
+                mnps(fastest)
+            );
+        }
     }
     print!("{table}");
     if let Some(path) = args.out {
@@ -211,9 +314,10 @@ fn main() -> ExitCode {
             "# Perft speed run, {build}\n\n\
              Written by `perft-speed` (benches/src/bin/perft_speed.rs) on {date}: the five \
              positions of `benches/data/perft-speed.epd` at their listed depths ({total} nodes), \
-             single thread, bulk counting, no hashing, {rounds} interleaved rounds; every \
-             engine's counts checked. Mnps from the median, slowest and fastest round; the \
-             ratio to cozy-chess from the medians.\n\n{table}",
+             single thread, no hashing table, {rounds} interleaved rounds; every engine's counts \
+             checked. Mnps from the median, slowest and fastest round; the ratio to cozy-chess \
+             from the medians, within each section (the engine paths through the public API \
+             use the best backend here).\n{table}",
             build = build_label(),
             date = humantime::format_rfc3339_seconds(std::time::SystemTime::now()),
             rounds = args.rounds,

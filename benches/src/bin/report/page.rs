@@ -115,6 +115,7 @@ impl Report {
         self.header(&mut w);
         self.lookups(&mut w)?;
         self.perft(&mut w)?;
+        self.engine_path(&mut w);
         self.setwise(&mut w);
         self.first_lookup(&mut w)?;
         self.magic_search(&mut w);
@@ -339,6 +340,61 @@ impl Report {
                 log: false,
             },
         )
+    }
+
+    fn engine_path(&self, w: &mut Writer<'_>) {
+        w.line("## Perft through the public API (the engine path)\n");
+        self.measured(w, "engine-path/");
+        w.line(
+            "Millions of leaf nodes per second (`cargo bench --bench perft`, group \
+             `engine-path`): the same trees walked as an engine's search walks them, through \
+             `Position` (`legal_moves`, `do_move`, `undo_move`) or the copy-make `Board` \
+             (`legal_moves`, `play`), with the best backend here; *last-ply* counts the last \
+             ply with `count_legal_moves`, *every-move* makes every move, the leaves included. \
+             The peers make every move by copy-make too (cozy-chess: clone + `play_unchecked`; \
+             shakmaty: clone + `play_unchecked`; chess: `make_move_new`); their last-ply walk is \
+             their perft above. *x cozy* is the ratio to cozy-chess's walk of the same kind in \
+             the same run.\n",
+        );
+        let best = bitforge::slider::Backend::choose(None).map_or("pext", |b| b.name());
+        let rows: Vec<(String, &str)> = [
+            ("last-ply/position", "perft/peer/cozy-chess"),
+            ("last-ply/board", "perft/peer/cozy-chess"),
+            (
+                "every-move/position",
+                "engine-path/every-move/peer/cozy-chess",
+            ),
+            ("every-move/board", "engine-path/every-move/peer/cozy-chess"),
+        ]
+        .into_iter()
+        .map(|(path, cozy)| (format!("engine-path/{path}/{best}"), cozy))
+        .chain(["cozy-chess", "shakmaty", "chess"].into_iter().map(|peer| {
+            (
+                format!("engine-path/every-move/peer/{peer}"),
+                "engine-path/every-move/peer/cozy-chess",
+            )
+        }))
+        .collect();
+        let builds = self.builds();
+        let mut header = vec!["walk"];
+        for (label, _, _) in &builds {
+            header.push(label);
+            header.push("x cozy");
+        }
+        let mut table = Table::new(&header, 1, Best::Highest);
+        for (id, cozy) in &rows {
+            let numbers = builds
+                .iter()
+                .flat_map(|(_, _, estimates)| {
+                    let mnps = estimates.millions_per_second(id);
+                    let cozy = estimates.millions_per_second(cozy);
+                    [mnps, mnps.zip(cozy).map(|(ours, cozy)| ours / cozy)]
+                })
+                .collect();
+            let label = id.trim_start_matches("engine-path/").to_string();
+            table.row(vec![label], numbers);
+        }
+        w.table(&table);
     }
 
     fn setwise(&self, w: &mut Writer<'_>) {

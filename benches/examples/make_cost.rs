@@ -1,0 +1,43 @@
+//! One engine-path walk at a time, for Callgrind: what a make costs through each public API,
+//! instruction by instruction (`results/analysis.md`, issue 16).
+//!
+//! ```sh
+//! RUSTFLAGS="-C target-feature=+bmi2,+avx2,+popcnt,+lzcnt" cargo build --profile bench \
+//!     -p bitforge-benches --features peers --example make_cost
+//! valgrind --tool=callgrind target/release/examples/make_cost position   # or board, cozy-chess
+//! ```
+//!
+//! Kiwipete to depth 3, every move made (99,949 makes, 97,862 leaves); the backend is `pext`
+//! (valgrind has no AVX-512, so the build targets BMI2 and AVX2 only).
+
+use std::process::ExitCode;
+
+use bitforge::Position;
+use bitforge::slider::{Pext, Slider};
+use bitforge_benches::engine_path::{Leaves, board_perft, position_perft};
+use bitforge_benches::peers::{Cozy, Peer};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const DEPTH: u32 = 3;
+
+fn main() -> ExitCode {
+    let which = std::env::args().nth(1).unwrap_or_default();
+    let Some(pext) = Pext::new() else {
+        eprintln!("error: this CPU has no BMI2");
+        return ExitCode::from(2);
+    };
+    let Ok(mut position) = Position::from_fen(KIWIPETE, pext) else {
+        return ExitCode::FAILURE;
+    };
+    let nodes = match which.as_str() {
+        "position" => position_perft(&mut position, DEPTH, Leaves::EveryMove),
+        "board" => board_perft(position.board(), position.rules(), DEPTH, Leaves::EveryMove),
+        "cozy-chess" => Cozy::perft_every_move(&Cozy::board(KIWIPETE), DEPTH),
+        _ => {
+            eprintln!("usage: make_cost position|board|cozy-chess");
+            return ExitCode::from(2);
+        }
+    };
+    println!("nodes {nodes}");
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,105 @@
+//! Perft the way an engine's search walks the tree: through bitforge's public API, every move
+//! made (the leaves included) or the last ply counted with `count_legal_moves`, on
+//! [`Position`] (do/undo) or on the copy-make [`Board`]. The internal `perft` is what the
+//! generator can do; these are what a user of the API gets.
+
+use bitforge::slider::{Slider, SliderJob};
+use bitforge::{Board, Position, Rules};
+
+/// How the tree's last ply is handled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaves {
+    /// Every move made, the leaves included: what a search does.
+    EveryMove,
+    /// The moves one ply above the leaves counted, not made (bulk counting).
+    LastPlyCounted,
+}
+
+/// Which public API walks the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    /// `Position::legal_moves`, `do_move`, `undo_move`, `count_legal_moves`.
+    Position,
+    /// `Board::legal_moves`, `play` (copy-make), `count_legal_moves`.
+    Board,
+}
+
+impl Leaves {
+    /// The name in benchmark ids and tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Leaves::EveryMove => "every-move",
+            Leaves::LastPlyCounted => "last-ply",
+        }
+    }
+}
+
+impl Api {
+    /// The name in benchmark ids and tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Api::Position => "position",
+            Api::Board => "board",
+        }
+    }
+}
+
+/// Leaf nodes `depth` plies below `position`, walked with do/undo.
+pub fn position_perft<S: Slider>(position: &mut Position<S>, depth: u32, leaves: Leaves) -> u64 {
+    match (depth, leaves) {
+        (0, _) => 1,
+        (1, Leaves::LastPlyCounted) => position.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &m in position.legal_moves().iter() {
+                position.do_move(m);
+                nodes += position_perft(position, depth - 1, leaves);
+                position.undo_move();
+            }
+            nodes
+        }
+    }
+}
+
+/// Leaf nodes `depth` plies below `board`, walked by copy-make.
+pub fn board_perft<S: Slider>(board: &Board, rules: &Rules<S>, depth: u32, leaves: Leaves) -> u64 {
+    match (depth, leaves) {
+        (0, _) => 1,
+        (1, Leaves::LastPlyCounted) => board.count_legal_moves(rules),
+        _ => board
+            .legal_moves(rules)
+            .iter()
+            .map(|&m| board_perft(&board.play(m, rules), rules, depth - 1, leaves))
+            .sum(),
+    }
+}
+
+/// One engine path over positions given as FEN and depth, as a job for any backend; one count
+/// per position (0 for a FEN that does not read, which fails any count check).
+pub struct EnginePath<'a> {
+    /// The positions and their depths.
+    pub positions: &'a [(&'a str, u32)],
+    /// Which API.
+    pub api: Api,
+    /// How the last ply is handled.
+    pub leaves: Leaves,
+}
+
+impl SliderJob for EnginePath<'_> {
+    type Output = Vec<u64>;
+
+    fn run<S: Slider>(self, slider: S) -> Vec<u64> {
+        self.positions
+            .iter()
+            .map(|&(fen, depth)| match Position::from_fen(fen, slider) {
+                Ok(mut position) => match self.api {
+                    Api::Position => position_perft(&mut position, depth, self.leaves),
+                    Api::Board => {
+                        board_perft(position.board(), position.rules(), depth, self.leaves)
+                    }
+                },
+                Err(_) => 0,
+            })
+            .collect()
+    }
+}
