@@ -4,6 +4,7 @@
 pub mod engine_path;
 pub mod inputs;
 pub mod kernels;
+pub mod machine;
 #[cfg(feature = "peers")]
 pub mod peers;
 

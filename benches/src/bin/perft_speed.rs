@@ -29,6 +29,7 @@ use bitforge::Position;
 use bitforge::position::PerftLine;
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge_benches::engine_path::{Api, EnginePath, Leaves};
+use bitforge_benches::machine::Machine;
 use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
 use clap::Parser;
 
@@ -310,8 +311,10 @@ fn main() -> ExitCode {
     }
     print!("{table}");
     if let Some(path) = args.out {
+        let machine = Machine::here();
         let page = format!(
             "# Perft speed run, {build}\n\n\
+             Machine: {cpu}, {cores} cores, {kernel}, {rustc}.\n\n\
              Written by `perft-speed` (benches/src/bin/perft_speed.rs) on {date}: the five \
              positions of `benches/data/perft-speed.epd` at their listed depths ({total} nodes), \
              single thread, no hashing table, {rounds} interleaved rounds; every engine's counts \
@@ -319,7 +322,11 @@ fn main() -> ExitCode {
              from the medians, within each section (the engine paths through the public API \
              use the best backend here).\n{table}",
             build = build_label(),
-            date = humantime::format_rfc3339_seconds(std::time::SystemTime::now()),
+            cpu = machine.cpu,
+            cores = machine.cores,
+            kernel = machine.kernel,
+            rustc = machine.rustc,
+            date = machine.date,
             rounds = args.rounds,
         );
         let written =

@@ -1,6 +1,6 @@
 //! The side to move as a type. Move generation and perft are compiled once per colour, so
-//! pawn directions and relative ranks are constants (measured: fewer instructions per node
-//! than a run-time colour), and a child position's side is `Us::Other`, which a `const bool`
+//! pawn directions and relative ranks are constants (fewer instructions per node than a
+//! run-time colour: results/analysis.md, issue 6), and a child position's side is `Us::Other`, which a `const bool`
 //! parameter cannot express on stable Rust.
 
 use crate::{Bitboard, Color, Direction, Rank, relative_rank};

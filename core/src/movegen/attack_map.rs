@@ -10,11 +10,9 @@ use crate::slider::Slider;
 /// Code compiled for AVX2 (`-C target-cpu=native` on an AVX2 CPU, or `x86-64-v3`) floods them
 /// all in one Kogge-Stone pass, the eight directions in SIMD lanes
 /// ([`KoggeStoneAvx2::attacks_of_sets`](crate::slider::KoggeStoneAvx2::attacks_of_sets)): no
-/// loop over the pieces, so no loop exit to mispredict (perft 9-14% faster here than with a
-/// lookup per piece, in interleaved runs with the pext backend; the AVX-512 fill measured the
-/// same as AVX2 on this Zen 4, so one path serves both). Other builds look each piece up with
-/// the backend: the scalar fill, all eight directions in general-purpose registers, made perft
-/// 19% slower.
+/// loop over the pieces, so no loop exit to mispredict. Other builds look each piece up with
+/// the backend, since the scalar fill in general-purpose registers made perft slower. Both
+/// were decided by interleaved perft runs (results/analysis.md, issue 6, fourth part).
 #[inline(always)]
 pub(crate) fn slider_attack_map<S: Slider>(
     slider: S,

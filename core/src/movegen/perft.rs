@@ -35,7 +35,7 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
         0 | 1 => count::<Us, S>(board, rules),
         // Two plies above the leaves is a generator instantiation of its own, counting each
         // child inline: with no recursion in it the compiler keeps more in registers
-        // (callgrind: 6% fewer instructions than one instantiation testing the depth per move).
+        // (results/analysis.md, issue 6, third part).
         2 => play_children::<Us, S, true>(board, rules, 1),
         _ => play_children::<Us, S, false>(board, rules, depth - 1),
     }
@@ -75,8 +75,8 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
     #[inline(always)]
     fn visit(&mut self, child: Board<()>) {
         // The last ply's counting is inlined here: most visits are to a child one ply above
-        // the leaves, and a call would cost a large function's prologue each time (callgrind:
-        // 12% more instructions with `count` out of line).
+        // the leaves, and a call would cost a large function's prologue each time
+        // (results/analysis.md, issue 6, third part).
         self.nodes += if LAST {
             count::<Us::Other, S>(&child, self.rules)
         } else {
@@ -89,7 +89,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
     #[inline(always)]
     fn targets(&mut self, piece: PieceType, from: Square, targets: Bitboard) {
         // Captures and quiet moves in loops of their own: a quiet move has nothing to clear
-        // (callgrind: 4% fewer instructions than clearing for every move).
+        // (results/analysis.md, issue 6, third part).
         let theirs = self.board.pieces.pieces_of(Us::Other::COLOR);
         for to in targets & theirs {
             self.visit(

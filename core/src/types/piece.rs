@@ -41,16 +41,16 @@ impl PieceType {
     pub const fn from_code(code: u8) -> PieceType {
         // A table lookup rather than a match, which compiles to branches: making a move asks
         // this for the moving and the captured piece.
-        const BY_CODE: [PieceType; 8] = [
-            PieceType::None,
-            PieceType::Pawn,
-            PieceType::Knight,
-            PieceType::Bishop,
-            PieceType::Rook,
-            PieceType::Queen,
-            PieceType::King,
-            PieceType::None,
-        ];
+        const BY_CODE: [PieceType; 8] = {
+            let mut table = [PieceType::None; 8];
+            let mut index = 0;
+            while index < PieceType::LIST.len() {
+                let piece_type = PieceType::LIST[index];
+                table[piece_type as usize] = piece_type;
+                index += 1;
+            }
+            table
+        };
         BY_CODE[(code & 7) as usize]
     }
 

@@ -6,7 +6,6 @@
 mod charts;
 mod estimates;
 mod iai;
-mod machine;
 mod page;
 mod records;
 mod table;
@@ -74,7 +73,7 @@ fn run(args: &Args) -> Result<Vec<PathBuf>, String> {
         iai::Summaries::default()
     };
     let report = page::Report {
-        machine: machine::Machine::here(),
+        machine: bitforge_benches::machine::Machine::here(),
         default,
         native,
         instructions,

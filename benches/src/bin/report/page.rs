@@ -11,9 +11,9 @@ use magic_search::Scheme;
 use crate::charts::{BarChart, Series, short};
 use crate::estimates::Estimates;
 use crate::iai::Summaries;
-use crate::machine::Machine;
 use crate::records::Record;
 use crate::table::{Best, Table, thousands};
+use bitforge_benches::machine::Machine;
 
 /// The peers of the `peers` feature, by benchmark name.
 const PEERS: [&str; 3] = ["cozy-chess", "shakmaty", "chess"];

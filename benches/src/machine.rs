@@ -4,22 +4,32 @@ use std::fs;
 use std::process::Command;
 use std::time::SystemTime;
 
-/// The facts the report records about this machine.
-pub(crate) struct Machine {
-    pub(crate) cpu: String,
-    pub(crate) cores: usize,
-    pub(crate) memory_gib: Option<f64>,
-    pub(crate) kernel: String,
-    pub(crate) rustc: String,
+/// The facts the results record about this machine.
+pub struct Machine {
+    /// The model name, with the family and model numbers (the name alone may not say which
+    /// generation, as with "AMD EPYC").
+    pub cpu: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// Memory, where `/proc/meminfo` says.
+    pub memory_gib: Option<f64>,
+    /// The kernel release.
+    pub kernel: String,
+    /// `rustc -V`.
+    pub rustc: String,
     /// UTC, to the second.
-    pub(crate) date: String,
+    pub date: String,
 }
 
 impl Machine {
     /// Reads them from `/proc` and `rustc -V` (unknown where these do not exist).
-    pub(crate) fn here() -> Machine {
+    pub fn here() -> Machine {
         let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu = field(&cpuinfo, "model name").unwrap_or_else(|| "unknown CPU".to_owned());
+        let name = field(&cpuinfo, "model name").unwrap_or_else(|| "unknown CPU".to_owned());
+        let cpu = match (field(&cpuinfo, "cpu family"), field(&cpuinfo, "model")) {
+            (Some(family), Some(model)) => format!("{name} (family {family}, model {model})"),
+            _ => name,
+        };
         let memory_gib = fs::read_to_string("/proc/meminfo")
             .ok()
             .and_then(|info| field(&info, "MemTotal"))
@@ -47,7 +57,7 @@ impl Machine {
     }
 
     /// The CPU features that decide which backends run: the ones that matter here.
-    pub(crate) fn features() -> String {
+    pub fn features() -> String {
         #[cfg(target_arch = "x86_64")]
         {
             let names = [
