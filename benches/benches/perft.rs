@@ -61,20 +61,35 @@ fn perft(c: &mut Criterion) {
     }
     #[cfg(feature = "peers")]
     {
-        use bitforge_benches::peers::{ChessCrate, Cozy, Shakmaty};
-        bench_peer::<Cozy>(&mut group, &positions, nodes);
-        bench_peer::<Shakmaty>(&mut group, &positions, nodes);
-        bench_peer::<ChessCrate>(&mut group, &positions, nodes);
+        use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
+        let id = |name| format!("peer/{name}");
+        bench_peer::<Cozy>(&mut group, &positions, nodes, &id(Cozy::NAME), Cozy::perft);
+        bench_peer::<Shakmaty>(
+            &mut group,
+            &positions,
+            nodes,
+            &id(Shakmaty::NAME),
+            Shakmaty::perft,
+        );
+        bench_peer::<ChessCrate>(
+            &mut group,
+            &positions,
+            nodes,
+            &id(ChessCrate::NAME),
+            ChessCrate::perft,
+        );
     }
     group.finish();
 }
 
-/// The same perft in another library, as `peer/NAME`, after checking it counts the same nodes.
+/// A peer's `walk` of the same trees, as `id`, after checking it counts the same nodes.
 #[cfg(feature = "peers")]
 fn bench_peer<P: bitforge_benches::peers::Peer>(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     positions: &[(&'static str, u32)],
     nodes: u64,
+    id: &str,
+    walk: fn(&P::Board, u32) -> u64,
 ) {
     let boards: Vec<_> = positions
         .iter()
@@ -83,13 +98,11 @@ fn bench_peer<P: bitforge_benches::peers::Peer>(
     let count = |boards: &[(P::Board, u32)]| -> u64 {
         boards
             .iter()
-            .map(|(board, depth)| P::perft(board, *depth))
+            .map(|(board, depth)| walk(board, *depth))
             .sum()
     };
     assert_eq!(count(&boards), nodes, "{} counts the same nodes", P::NAME);
-    group.bench_function(format!("peer/{}", P::NAME), |b| {
-        b.iter(|| count(black_box(&boards)))
-    });
+    group.bench_function(id, |b| b.iter(|| count(black_box(&boards))));
 }
 
 /// Perft through the public API with the best backend here, and the peers' every-move walk.
@@ -119,36 +132,19 @@ fn engine_path(c: &mut Criterion) {
     }
     #[cfg(feature = "peers")]
     {
-        use bitforge_benches::peers::{ChessCrate, Cozy, Shakmaty};
-        bench_peer_every_move::<Cozy>(&mut group, &positions, nodes);
-        bench_peer_every_move::<Shakmaty>(&mut group, &positions, nodes);
-        bench_peer_every_move::<ChessCrate>(&mut group, &positions, nodes);
+        use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
+        // A peer's last-ply walk is its perft in the `perft` group.
+        let id = |name| format!("every-move/peer/{name}");
+        let (cozy, shakmaty, chess) = (
+            Cozy::perft_every_move,
+            Shakmaty::perft_every_move,
+            ChessCrate::perft_every_move,
+        );
+        bench_peer::<Cozy>(&mut group, &positions, nodes, &id(Cozy::NAME), cozy);
+        bench_peer::<Shakmaty>(&mut group, &positions, nodes, &id(Shakmaty::NAME), shakmaty);
+        bench_peer::<ChessCrate>(&mut group, &positions, nodes, &id(ChessCrate::NAME), chess);
     }
     group.finish();
-}
-
-/// A peer's every-move walk, as `every-move/peer/NAME`, after checking its count. (A peer's
-/// last-ply-counted walk is its perft in the `perft` group.)
-#[cfg(feature = "peers")]
-fn bench_peer_every_move<P: bitforge_benches::peers::Peer>(
-    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    positions: &[(&'static str, u32)],
-    nodes: u64,
-) {
-    let boards: Vec<_> = positions
-        .iter()
-        .map(|&(fen, depth)| (P::board(fen), depth))
-        .collect();
-    let count = |boards: &[(P::Board, u32)]| -> u64 {
-        boards
-            .iter()
-            .map(|(board, depth)| P::perft_every_move(board, *depth))
-            .sum()
-    };
-    assert_eq!(count(&boards), nodes, "{} counts the same nodes", P::NAME);
-    group.bench_function(format!("every-move/peer/{}", P::NAME), |b| {
-        b.iter(|| count(black_box(&boards)))
-    });
 }
 
 criterion_group!(benches, perft, engine_path);
