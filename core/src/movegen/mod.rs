@@ -1,4 +1,4 @@
-//! Legal move generation on a [`Board`](crate::board::Board) into a sink (a [`MoveList`], a
+//! Legal move generation on a [`Board`] into a sink (a [`MoveList`], a
 //! counter, perft's recursion), generic over the slider backend. It depends on the board layer,
 //! the backends and the tables, never on [`Position`](crate::Position).
 

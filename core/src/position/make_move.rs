@@ -1,5 +1,5 @@
-//! Making and unmaking moves: the board is played by copy-make and the board it leaves is kept
-//! in the history, so undo is a copy back.
+//! Making and unmaking moves: the child board is made by copy-make and pushed on the history,
+//! so undo only drops it.
 
 use super::Position;
 use super::history::{Ply, PlyInfo};
