@@ -36,4 +36,4 @@ pub use search::{
 pub use subsets::Subsets;
 pub use tune::{TunedSquare, tune_stream_offsets};
 pub use tuned_streams::FANCY_STREAM_OFFSETS;
-pub use verify::{AttackTable, SlotUse, VerifyError, verify};
+pub use verify::{AttackTable, MAX_TABLE_ENTRIES, SlotUse, VerifyError, verify};

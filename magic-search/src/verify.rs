@@ -49,7 +49,20 @@ pub enum VerifyError {
         /// Its slot.
         slot: i64,
     },
+    /// A square's slice would end past [`MAX_TABLE_ENTRIES`]: refused before anything is
+    /// allocated.
+    TableTooLarge {
+        /// The square's first occupancy (the empty one), naming the entry.
+        at: SlotUse,
+        /// The slot just past the end of its slice: `offset + 2^bits`.
+        end: i64,
+    },
 }
+
+/// The most entries a magic set's attack table may have: 2,097,152 (16 MiB of attack sets).
+/// Dense fancy sets have 107,648, unpacked fixed-shift ones 294,912; an offset that puts a
+/// slice past this is a mistake (or a corrupt file), refused before verification allocates.
+pub const MAX_TABLE_ENTRIES: usize = 1 << 21;
 
 impl VerifyError {
     /// The square whose entry is at fault (the one that found the slot taken).
@@ -57,6 +70,7 @@ impl VerifyError {
         match *self {
             VerifyError::Collision { second, .. } => second,
             VerifyError::NegativeSlot { at, .. } => at,
+            VerifyError::TableTooLarge { at, .. } => at,
         }
     }
 }
@@ -92,6 +106,13 @@ impl fmt::Display for VerifyError {
                     "{at} selects table slot {slot}, before the start of the table"
                 )
             }
+            VerifyError::TableTooLarge { at, end } => write!(
+                f,
+                "{} {}: its slice would end at table slot {end}, past the limit of \
+                 {MAX_TABLE_ENTRIES} entries (is the offset right?)",
+                at.kind,
+                square_name(at.square)
+            ),
         }
     }
 }
@@ -120,9 +141,29 @@ pub fn occupancies_with_attacks(kind: SliderKind, square: u8) -> impl Iterator<I
         .map(move |occupancy| (occupancy, ray_attacks(kind, square, occupancy)))
 }
 
+/// Refuses a set whose table would have more than [`MAX_TABLE_ENTRIES`] entries, naming the
+/// first entry whose slice ends past it; nothing is allocated before this.
+fn check_table_size(set: &MagicSet) -> Result<(), VerifyError> {
+    for kind in SliderKind::ALL {
+        for (square, entry) in (0..64u8).zip(set.entries(kind)) {
+            let end = entry.offset.saturating_add(1i64 << entry.bits.min(62));
+            if end > MAX_TABLE_ENTRIES as i64 {
+                let at = SlotUse {
+                    kind,
+                    square,
+                    occupancy: 0,
+                };
+                return Err(VerifyError::TableTooLarge { at, end });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks every relevant occupancy of every square against the reference walker and builds the
 /// shared attack table, or names the first two uses of a slot that disagree.
 pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
+    check_table_size(set)?;
     let mut attacks: Vec<u64> = Vec::new();
     // Who filled each slot, so that a collision can name both sides.
     let mut owners: Vec<Option<SlotUse>> = Vec::new();
@@ -188,6 +229,37 @@ mod tests {
                 .to_string()
                 .starts_with("rook a1: occupancies 0x0000000000000000 and 0x0000000000000002")
         );
+    }
+
+    #[test]
+    fn a_table_past_the_limit_is_refused_before_allocating() {
+        // The fuzz finding: rook a1 at offset 2^32 asked for 34 GB and aborted.
+        let mut set = MagicSet::with_dense_offsets(Scheme::Fancy, [(1, 12); 64], [(1, 5); 64]);
+        set.rook[0].offset = 4_294_967_296;
+        let error = verify(&set).unwrap_err();
+        assert_eq!(
+            error,
+            VerifyError::TableTooLarge {
+                at: SlotUse {
+                    kind: SliderKind::Rook,
+                    square: 0,
+                    occupancy: 0
+                },
+                end: 4_294_967_296 + 4096,
+            }
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("rook a1: its slice would end")
+        );
+        assert!(error.to_string().contains("2097152 entries"));
+        // The last slot allowed is fine as far as size goes (it then collides: magic 1).
+        set.rook[0].offset = (MAX_TABLE_ENTRIES - 4096) as i64;
+        assert!(!matches!(
+            verify(&set),
+            Err(VerifyError::TableTooLarge { .. })
+        ));
     }
 
     #[test]

@@ -176,6 +176,15 @@ fn bad_files_are_named_by_line_and_square() {
         let magic = format!("{:#018x}", set.bishop[18].magic);
         good.replace(line, &line.replace(&magic, "0x0000000000000003"))
     };
+    // The fuzz finding: an offset of 2^32 made verify try to allocate 34 GB and abort.
+    let huge_offset = {
+        let line = good
+            .lines()
+            .find(|l| l.starts_with("rook     a1 "))
+            .unwrap();
+        let (head, _) = line.rsplit_once(' ').unwrap();
+        good.replace(line, &format!("{head} 4294967296"))
+    };
     for (name, text, code, expected) in [
         ("missing.magics", None, 2, "cannot read"),
         (
@@ -195,6 +204,12 @@ fn bad_files_are_named_by_line_and_square() {
             Some(good.replace("bishop   a1      ", "bishop a1 0x1 7 0 #")),
             2,
             "line 68: bishop a1: 7 bits is more than the mask's 6",
+        ),
+        (
+            "huge-offset.magics",
+            Some(huge_offset),
+            1,
+            "rook a1: its slice would end at table slot 4294971392, past the limit of 2097152 entries",
         ),
         (
             "collide.magics",
