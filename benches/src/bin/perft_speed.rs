@@ -120,27 +120,19 @@ impl SliderJob for OursOnAll<'_> {
     }
 }
 
-fn peer<P: Peer + 'static>() -> Engine {
+/// A peer's `walk` of every position (its perft, or its every-move walk), in `section`.
+fn peer<P: Peer + 'static>(section: Section, walk: fn(&P::Board, u32) -> u64) -> Engine {
+    let prefix = match section {
+        Section::EveryMove => "every-move/",
+        Section::Perft | Section::LastPly => "",
+    };
     Engine {
-        name: format!("peer/{}", P::NAME),
-        section: Section::Perft,
-        run: Box::new(|positions: &[SpeedPosition]| {
+        name: format!("{prefix}peer/{}", P::NAME),
+        section,
+        run: Box::new(move |positions: &[SpeedPosition]| {
             positions
                 .iter()
-                .map(|p| P::perft(&P::board(p.fen), p.depth))
-                .collect()
-        }),
-    }
-}
-
-fn peer_every_move<P: Peer + 'static>() -> Engine {
-    Engine {
-        name: format!("every-move/peer/{}", P::NAME),
-        section: Section::EveryMove,
-        run: Box::new(|positions: &[SpeedPosition]| {
-            positions
-                .iter()
-                .map(|p| P::perft_every_move(&P::board(p.fen), p.depth))
+                .map(|p| walk(&P::board(p.fen), p.depth))
                 .collect()
         }),
     }
@@ -178,7 +170,11 @@ fn engines(only: &[String]) -> Vec<Engine> {
             }),
         })
         .collect();
-    engines.extend([peer::<Cozy>(), peer::<ChessCrate>(), peer::<Shakmaty>()]);
+    engines.extend([
+        peer::<Cozy>(Section::Perft, Cozy::perft),
+        peer::<ChessCrate>(Section::Perft, ChessCrate::perft),
+        peer::<Shakmaty>(Section::Perft, Shakmaty::perft),
+    ]);
     if let Ok(best) = Backend::choose(None) {
         for leaves in [Leaves::LastPlyCounted, Leaves::EveryMove] {
             for api in [Api::Position, Api::Board] {
@@ -187,9 +183,9 @@ fn engines(only: &[String]) -> Vec<Engine> {
         }
     }
     engines.extend([
-        peer_every_move::<Cozy>(),
-        peer_every_move::<ChessCrate>(),
-        peer_every_move::<Shakmaty>(),
+        peer::<Cozy>(Section::EveryMove, Cozy::perft_every_move),
+        peer::<ChessCrate>(Section::EveryMove, ChessCrate::perft_every_move),
+        peer::<Shakmaty>(Section::EveryMove, Shakmaty::perft_every_move),
     ]);
     if !only.is_empty() {
         engines.retain(|engine| only.contains(&engine.name));

@@ -14,9 +14,9 @@ use crate::{CastlingRights, Color, Move, MoveKind, Piece, PieceType, Square};
 
 /// What a board keeps up to date beside its pieces, told of every change a move makes.
 pub(crate) trait Tracking: Copy {
-    /// Whether the en passant square is kept only when the capture is legal (the keys need it:
-    /// equal positions, equal keys).
-    const EXACT_EN_PASSANT: bool;
+    /// Whether the board keeps keys: then a capture asks which piece it takes, and the en
+    /// passant square is kept only when the capture is legal (equal positions, equal keys).
+    const KEYED: bool;
     /// The move passes to the other side; `en_passant` was the square before.
     fn passed(&mut self, en_passant: Option<Square>);
     /// `piece` moves from `from` to the empty `to`.
@@ -32,7 +32,7 @@ pub(crate) trait Tracking: Copy {
 }
 
 impl Tracking for () {
-    const EXACT_EN_PASSANT: bool = false;
+    const KEYED: bool = false;
     #[inline(always)]
     fn passed(&mut self, _: Option<Square>) {}
     #[inline(always)]
@@ -48,7 +48,7 @@ impl Tracking for () {
 }
 
 impl Tracking for Keys {
-    const EXACT_EN_PASSANT: bool = true;
+    const KEYED: bool = true;
 
     #[inline(always)]
     fn passed(&mut self, en_passant: Option<Square>) {
@@ -175,7 +175,7 @@ impl<T: Tracking> Board<T> {
         let from_to = from.bitboard() | target;
         child.tracked.moved(Piece::new(Us::COLOR, piece), from, to);
         // Only a board that tracks keys asks what was captured.
-        if CAPTURE && T::EXACT_EN_PASSANT {
+        if CAPTURE && T::KEYED {
             let captured = self.piece_type_on(to);
             if captured != PieceType::None {
                 let captured = Piece::new(Us::Other::COLOR, captured);
@@ -225,7 +225,7 @@ impl<T: Tracking> Board<T> {
         let over = Square::from_index_masked(((from as u8) + (to as u8)) / 2);
         let their_pawns = self.pieces.colored(Us::Other::COLOR, PieceType::Pawn);
         if !(pawn_attacks(Us::COLOR, over) & their_pawns).is_empty()
-            && (!T::EXACT_EN_PASSANT || child.has_en_passant_capture(over, slider))
+            && (!T::KEYED || child.has_en_passant_capture(over, slider))
         {
             child.en_passant = Some(over);
             child.tracked.en_passant_set(over);

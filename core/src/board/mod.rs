@@ -158,13 +158,12 @@ impl Board {
                 rule50,
             },
         };
-        let (key, pawn_key, material_key) = board.compute_keys();
-        board.tracked = Keys {
-            key,
-            pawn_key,
-            material_key,
-            rule50,
-        };
+        let keys = board.compute_keys();
+        (
+            board.tracked.key,
+            board.tracked.pawn_key,
+            board.tracked.material_key,
+        ) = keys;
         board
     }
 

@@ -42,7 +42,13 @@ impl<S: Slider> Position<S> {
                 self.board().castling_path_is_safe(path, to, self.slider())
             }
             _ if from == king => !self.attacked_by(!us, to, self.occupied() ^ from),
-            _ => !self.blockers_for_king(us).contains(from) || aligned(from, to, king),
+            // Only a piece on a line with its king can be pinned: the blockers (a loop over the
+            // enemy sliders) are looked for only then.
+            _ => {
+                aligned(from, to, king)
+                    || line(king, from).is_empty()
+                    || !self.blockers_for_king(us).contains(from)
+            }
         }
     }
 
@@ -115,8 +121,9 @@ impl<S: Slider> Position<S> {
         {
             return true;
         }
-        // A discovered check: the mover shielded the king and leaves the line.
-        if self.blockers_for_king(!us).contains(from) {
+        // A discovered check: the mover shielded the king and leaves the line (only a piece on
+        // a line with that king can have shielded it).
+        if !line(from, their_king).is_empty() && self.blockers_for_king(!us).contains(from) {
             return !line(from, to).contains(their_king) || m.kind() == MoveKind::Castling;
         }
         match m.kind() {
