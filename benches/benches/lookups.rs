@@ -11,6 +11,12 @@
 //!   their squares cluster, which changes what the caches hold.
 //! - `batch`: the random pairs through `rook_attacks_batch`/`bishop_attacks_batch`, answers
 //!   stored: eight per pass for `kogge-stone-avx512`, a loop of single lookups for the others.
+//! - `streamed-queen`: Gigantua's Chess_Movegen workload, to compare with its C++ methods:
+//!   5,000,000 occupancies `random & random`, twelve random squares each, one queen lookup per
+//!   pair XOR-accumulated, inputs made beforehand and streamed (60 million lookups a run).
+//!
+//! Every timed loop runs inside the backend's [`Slider::within`], compiled for its level, as
+//! an engine's search run through `Backend::run` would be.
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
@@ -19,7 +25,10 @@ use std::hint::black_box;
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge::{Bitboard, Square};
 use bitforge_benches::kernels::{Attacks, Ours, converted, summed};
-use bitforge_benches::{LookupPiece, PAIRS, random_pairs, real_pairs};
+use bitforge_benches::{
+    LookupPiece, PAIRS, STREAMED_OCCUPANCIES, StreamedQueen, random_pairs, real_pairs,
+    streamed_queen,
+};
 
 /// The square that carries the latency chain's dependency.
 const D4: u64 = 1 << 27;
@@ -38,24 +47,36 @@ fn bench_lookups<A: Attacks>(
     real: &[(A::Square, u64)],
     method: A,
 ) {
+    let summed_within = |pairs| {
+        method.within(
+            #[inline(always)]
+            || summed(pairs, method),
+        )
+    };
     group
         .bench_function(format!("throughput/{name}"), |b| {
-            b.iter(|| summed(random, method))
+            b.iter(|| summed_within(random))
         })
         .bench_function(format!("latency/{name}"), |b| {
             b.iter(|| {
-                let mut last = 0u64;
-                for &(square, occupancy) in black_box(random) {
-                    // Whether the last answer holds d4 flips d4 in the next occupancy: a
-                    // true data dependency that keeps the occupancy random. (A corner bit
-                    // would not do: no slider's attacks depend on a corner, and the
-                    // compiler proves it for computed backends and drops the chain.)
-                    last = method.attacks(square, occupancy ^ (last & D4));
-                }
-                last
+                method.within(
+                    #[inline(always)]
+                    || {
+                        let mut last = 0u64;
+                        for &(square, occupancy) in black_box(random) {
+                            // Whether the last answer holds d4 flips d4 in the next occupancy:
+                            // a true data dependency that keeps the occupancy random. (A
+                            // corner bit would not do: no slider's attacks depend on a corner,
+                            // and the compiler proves it for computed backends and drops the
+                            // chain.)
+                            last = method.attacks(square, occupancy ^ (last & D4));
+                        }
+                        last
+                    },
+                )
             })
         })
-        .bench_function(format!("real/{name}"), |b| b.iter(|| summed(real, method)));
+        .bench_function(format!("real/{name}"), |b| b.iter(|| summed_within(real)));
 }
 
 /// One backend's lookups of `method`'s piece, in `group`.
@@ -89,12 +110,17 @@ impl SliderJob for Lookups<'_, '_> {
         group.bench_function(format!("batch/{}", S::NAME), |b| {
             let mut answers = vec![Bitboard::EMPTY; pairs.len()];
             b.iter(|| {
-                match piece {
-                    LookupPiece::Rook => slider.rook_attacks_batch(black_box(pairs), &mut answers),
-                    LookupPiece::Bishop => {
-                        slider.bishop_attacks_batch(black_box(pairs), &mut answers)
-                    }
-                }
+                slider.within(
+                    #[inline(always)]
+                    || match piece {
+                        LookupPiece::Rook => {
+                            slider.rook_attacks_batch(black_box(pairs), &mut answers)
+                        }
+                        LookupPiece::Bishop => {
+                            slider.bishop_attacks_batch(black_box(pairs), &mut answers)
+                        }
+                    },
+                );
                 black_box(&answers);
             })
         });
@@ -168,5 +194,62 @@ fn lookups(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, lookups);
+/// One backend's pass over the streamed queen workload, checked against the reference's
+/// checksum first.
+struct StreamedQueenJob<'a, 'g> {
+    group: &'a mut BenchmarkGroup<'g, WallTime>,
+    workload: &'a StreamedQueen,
+    expected: u64,
+}
+
+impl SliderJob for StreamedQueenJob<'_, '_> {
+    type Output = ();
+
+    fn run<S: Slider>(self, slider: S) {
+        let workload = self.workload;
+        let pass = || {
+            slider.within(
+                #[inline(always)]
+                || black_box(workload).run(slider),
+            )
+        };
+        assert_eq!(pass(), self.expected, "{} checksum", S::NAME);
+        self.group.bench_function(S::NAME, |b| b.iter(pass));
+    }
+}
+
+/// Gigantua's streamed queen workload with every backend (the reference left out: minutes).
+fn streamed_queen_group(c: &mut Criterion) {
+    let workload = streamed_queen(STREAMED_OCCUPANCIES);
+    let expected = Backend::Reference
+        .run(ReferenceChecksum(&workload))
+        .expect("the ray walk runs everywhere");
+    let mut group = c.benchmark_group("streamed-queen");
+    group.throughput(Throughput::Elements(workload.lookups() as u64));
+    group.sample_size(10);
+    for backend in Backend::ALL.into_iter().skip(1) {
+        let job = StreamedQueenJob {
+            group: &mut group,
+            workload: &workload,
+            expected,
+        };
+        if backend.run(job).is_none() {
+            eprintln!("{backend}: not available on this CPU, skipped");
+        }
+    }
+    group.finish();
+}
+
+/// The workload's checksum by the reference ray walk.
+struct ReferenceChecksum<'a>(&'a StreamedQueen);
+
+impl SliderJob for ReferenceChecksum<'_> {
+    type Output = u64;
+
+    fn run<S: Slider>(self, slider: S) -> u64 {
+        self.0.run(slider)
+    }
+}
+
+criterion_group!(benches, lookups, streamed_queen_group);
 criterion_main!(benches);

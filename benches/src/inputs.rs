@@ -62,6 +62,57 @@ pub fn random_pairs() -> Vec<(Square, Bitboard)> {
         .collect()
 }
 
+/// Gigantua's Chess_Movegen workload: occupancies and, for each, twelve squares to look a
+/// queen up from, generated beforehand and streamed through once per run.
+pub struct StreamedQueen {
+    /// `random & random` occupancies (about 25% of the board).
+    pub occupancies: Vec<Bitboard>,
+    /// Twelve random squares per occupancy, occupancy by occupancy.
+    pub squares: Vec<[Square; 12]>,
+}
+
+/// How many occupancies [`streamed_queen`] makes: 5,000,000, as Gigantua's benchmark does.
+pub const STREAMED_OCCUPANCIES: usize = 5_000_000;
+
+/// The streamed queen workload ([`StreamedQueen`]) with `occupancies` occupancies (SplitMix64,
+/// fixed seed).
+pub fn streamed_queen(occupancies: usize) -> StreamedQueen {
+    let mut state = 0x5EED_C0DE;
+    let mut next = move || split_mix(&mut state);
+    let mut workload = StreamedQueen {
+        occupancies: Vec::with_capacity(occupancies),
+        squares: Vec::with_capacity(occupancies),
+    };
+    for _ in 0..occupancies {
+        workload.occupancies.push(Bitboard(next() & next()));
+        let random = next();
+        // Twelve six-bit fields of one random word: a square each.
+        workload.squares.push(core::array::from_fn(|i| {
+            Square::ALL[(random >> (6 * i)) as usize & 63]
+        }));
+    }
+    workload
+}
+
+impl StreamedQueen {
+    /// Every queen lookup of the workload, XOR-accumulated.
+    #[inline(always)]
+    pub fn run<S: Slider>(&self, slider: S) -> u64 {
+        let mut checksum = 0u64;
+        for (&occupancy, squares) in self.occupancies.iter().zip(&self.squares) {
+            for &square in squares {
+                checksum ^= slider.queen_attacks(square, occupancy).0;
+            }
+        }
+        checksum
+    }
+
+    /// How many lookups [`run`](Self::run) makes.
+    pub fn lookups(&self) -> usize {
+        12 * self.occupancies.len()
+    }
+}
+
 /// [`PAIRS`] pairs a legal move generator asks for in real positions: every position of the
 /// perft suites (standard, ROCE, Chess960) and every position up to two moves later, queried
 /// from each slider of `piece`'s kind (queens included) and from both kings (pins and checks),

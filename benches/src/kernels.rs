@@ -15,6 +15,13 @@ pub trait Attacks: Copy {
 
     /// The attacks from `square` through `occupancy`.
     fn attacks(self, square: Self::Square, occupancy: u64) -> u64;
+
+    /// Calls `f` compiled for the method's instruction level (bitforge's
+    /// [`Slider::within`]); others have none.
+    #[inline(always)]
+    fn within<R>(self, f: impl FnOnce() -> R) -> R {
+        f()
+    }
 }
 
 /// A bitforge backend's rook (`ROOK`) or bishop attacks.
@@ -31,6 +38,11 @@ impl<S: Slider, const ROOK: bool> Attacks for Ours<S, ROOK> {
         } else {
             self.0.bishop_attacks(square, Bitboard(occupancy)).0
         }
+    }
+
+    #[inline(always)]
+    fn within<R>(self, f: impl FnOnce() -> R) -> R {
+        self.0.within(f)
     }
 }
 

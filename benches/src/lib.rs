@@ -8,4 +8,7 @@ pub mod machine;
 #[cfg(feature = "peers")]
 pub mod peers;
 
-pub use inputs::{COUNTED_LOOKUPS, LookupPiece, PAIRS, random_pairs, real_pairs, split_mix};
+pub use inputs::{
+    COUNTED_LOOKUPS, LookupPiece, PAIRS, STREAMED_OCCUPANCIES, StreamedQueen, random_pairs,
+    real_pairs, split_mix, streamed_queen,
+};

@@ -40,7 +40,8 @@ struct Args {
     /// Run every position of a perft suite (`FEN ;D1 n ;D2 n ...` per line) and check it.
     #[arg(long, value_name = "FILE")]
     epd: Option<std::path::PathBuf>,
-    /// Print every backend's name, whether it runs here and its table size, then exit.
+    /// Print every backend's name, the level it runs compiled for here (or that it cannot),
+    /// its table size and method, then exit.
     #[arg(long, exclusive = true)]
     list_backends: bool,
 }
@@ -118,10 +119,9 @@ fn mnps(nodes: u64, elapsed: Duration) -> f64 {
 
 fn list_backends() {
     for backend in Backend::ALL {
-        let available = if backend.is_available() {
-            "available"
-        } else {
-            "unavailable"
+        let runs = match backend.level_name() {
+            Some(level) => format!("runs compiled for {level}"),
+            None => format!("unavailable (needs {})", backend.own_level_name()),
         };
         let best = if backend == Backend::best() {
             ", best here"
@@ -129,9 +129,11 @@ fn list_backends() {
             ""
         };
         println!(
-            "{:<20} {available}{best}, tables {:.1} KiB",
+            "{:<20} {runs}{best}, tables {:.1} KiB\n{:<20} {}",
             backend.name(),
-            backend.table_bytes() as f64 / 1024.0
+            backend.table_bytes() as f64 / 1024.0,
+            "",
+            backend.method()
         );
     }
 }

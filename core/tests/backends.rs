@@ -2,8 +2,8 @@
 //! 102,400, bishop 5,248) and 1,000,000 random full occupancies per piece.
 
 use bitforge::slider::{
-    Backend, KoggeStoneAvx2, KoggeStoneAvx512, Reference, Slider, SliderJob, kogge_stone_bishops,
-    kogge_stone_rooks,
+    Backend, Baseline, KoggeStoneAvx2, KoggeStoneAvx512, Level, Reference, Slider, SliderJob,
+    kogge_stone_bishops, kogge_stone_rooks,
 };
 use bitforge::{Bitboard, Square};
 use magic_search::SliderKind;
@@ -28,7 +28,7 @@ fn attacks<S: Slider>(
 }
 
 mod common;
-use common::SplitMix;
+use common::{Compiled, SplitMix};
 
 /// Compares one backend with `Reference`; returns the number of pairs checked.
 struct AgreesWithReference;
@@ -93,98 +93,48 @@ fn reference_agrees_with_the_generator_geometry() {
     }
 }
 
-/// One test per backend, so a failure names it; a backend this CPU lacks is reported and
-/// skipped (the qemu runs in CI check that this happens rather than a fault).
-fn check(backend: Backend) {
-    match backend.run(AgreesWithReference) {
-        Some(checked) => {
-            let subsets = (102_400 + 5_248) / SUBSET_STRIDE;
-            assert!(checked >= subsets + 2 * RANDOM_PAIRS, "{checked}");
+/// Every backend, raised and at its own level, against the reference; a backend this CPU
+/// lacks is reported and skipped (the qemu runs in CI check that this happens rather than a
+/// fault).
+#[test]
+fn every_backend_agrees() {
+    common::for_every_backend(|backend, compiled| {
+        let checked = match compiled {
+            Compiled::Raised => backend.run(AgreesWithReference),
+            Compiled::Unraised => backend.run_unraised(AgreesWithReference),
+        };
+        match checked {
+            Some(checked) => {
+                let subsets = (102_400 + 5_248) / SUBSET_STRIDE;
+                assert!(checked >= subsets + 2 * RANDOM_PAIRS, "{checked}");
+            }
+            None => {
+                assert!(!backend.is_available());
+                eprintln!("{backend}: not available on this CPU, skipped");
+            }
         }
-        None => {
-            assert!(!backend.is_available());
-            eprintln!("{backend}: not available on this CPU, skipped");
-        }
-    }
-}
-
-#[test]
-fn kogge_stone_agrees() {
-    check(Backend::KoggeStone);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn kogge_stone_avx2_agrees() {
-    check(Backend::KoggeStoneAvx2);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn kogge_stone_avx512_agrees() {
-    check(Backend::KoggeStoneAvx512);
-}
-
-#[test]
-fn hyperbola_agrees() {
-    check(Backend::Hyperbola);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn hyperbola_avx2_agrees() {
-    check(Backend::HyperbolaAvx2);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn hyperbola_gfni_agrees() {
-    check(Backend::HyperbolaGfni);
-}
-
-#[test]
-fn fancy_magic_agrees() {
-    check(Backend::FancyMagic);
-}
-
-#[test]
-fn black_magic_agrees() {
-    check(Backend::BlackMagic);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "inline assembly")]
-fn pext_agrees() {
-    check(Backend::Pext);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "inline assembly")]
-fn pext_pdep_agrees() {
-    check(Backend::PextPdep);
+    });
 }
 
 #[test]
 fn every_backend_is_in_the_list_once_with_its_name() {
-    for backend in Backend::ALL {
+    for (i, backend) in Backend::ALL.into_iter().enumerate() {
         assert_eq!(backend.name().parse::<Backend>(), Ok(backend));
+        let name = backend.name();
+        assert!(
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            "{name:?}: a command-line name"
+        );
+        assert!(!backend.method().is_empty());
+        assert!(
+            Backend::ALL[..i].iter().all(|other| other.name() != name),
+            "{name} twice"
+        );
     }
-    assert_eq!(
-        Backend::ALL.map(Backend::name),
-        [
-            "reference",
-            "kogge-stone",
-            "kogge-stone-avx2",
-            "kogge-stone-avx512",
-            "hyperbola",
-            "hyperbola-avx2",
-            "hyperbola-gfni",
-            "fancy",
-            "black",
-            "pext",
-            "pext-pdep"
-        ]
-    );
+    assert_eq!(Backend::ALL[0], Backend::Reference, "the oracle first");
 }
 
 #[test]
@@ -345,16 +295,8 @@ impl SliderJob for BatchAgrees {
 #[test]
 fn batched_lookups_agree() {
     for backend in Backend::ALL {
-        let skip = cfg!(miri)
-            && matches!(
-                backend,
-                Backend::KoggeStoneAvx2
-                    | Backend::KoggeStoneAvx512
-                    | Backend::HyperbolaAvx2
-                    | Backend::HyperbolaGfni
-                    | Backend::Pext
-                    | Backend::PextPdep
-            );
+        // Under Miri, only what the baseline runs (no SIMD intrinsics, no inline assembly).
+        let skip = cfg!(miri) && backend.own_level_name() != Baseline::NAME;
         if !skip && backend.run(BatchAgrees).is_none() {
             eprintln!("{backend}: not available on this CPU, skipped");
         }

@@ -11,6 +11,9 @@ use bitforge::position::PerftLine;
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge::{Move, Position};
 
+mod common;
+use common::Compiled;
+
 const SUITES: [(&str, &str); 3] = [
     ("standard.epd", include_str!("perft/standard.epd")),
     ("roce.epd", include_str!("perft/roce.epd")),
@@ -62,74 +65,23 @@ impl SliderJob for Suites {
     }
 }
 
-fn check(backend: Backend) {
-    match backend.run(Suites {
-        max_nodes: max_nodes(),
-    }) {
-        Some(checked) => assert!(checked > 0, "{backend}: no count was small enough to check"),
-        None => eprintln!("{backend}: not available on this CPU, skipped"),
-    }
-}
-
+/// Every backend, raised to this CPU's best level and at its own level, on every suite line
+/// up to the node limit.
 #[test]
-fn reference() {
-    check(Backend::Reference);
-}
-
-#[test]
-fn kogge_stone() {
-    check(Backend::KoggeStone);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn kogge_stone_avx2() {
-    check(Backend::KoggeStoneAvx2);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn kogge_stone_avx512() {
-    check(Backend::KoggeStoneAvx512);
-}
-
-#[test]
-fn hyperbola() {
-    check(Backend::Hyperbola);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn hyperbola_avx2() {
-    check(Backend::HyperbolaAvx2);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "SIMD intrinsics")]
-fn hyperbola_gfni() {
-    check(Backend::HyperbolaGfni);
-}
-
-#[test]
-fn fancy() {
-    check(Backend::FancyMagic);
-}
-
-#[test]
-fn black() {
-    check(Backend::BlackMagic);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "inline assembly")]
-fn pext() {
-    check(Backend::Pext);
-}
-
-#[test]
-#[cfg_attr(miri, ignore = "inline assembly")]
-fn pext_pdep() {
-    check(Backend::PextPdep);
+fn every_backend() {
+    common::for_every_backend(|backend, compiled| {
+        let suites = Suites {
+            max_nodes: max_nodes(),
+        };
+        let checked = match compiled {
+            Compiled::Raised => backend.run(suites),
+            Compiled::Unraised => backend.run_unraised(suites),
+        };
+        match checked {
+            Some(checked) => assert!(checked > 0, "{backend}: no count was small enough to check"),
+            None => eprintln!("{backend}: not available on this CPU, skipped"),
+        }
+    });
 }
 
 /// Every listed depth, with the best backend here, or the one `BITFORGE_PERFT_BACKEND` names

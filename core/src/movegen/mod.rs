@@ -17,17 +17,27 @@ impl Board {
     /// Every legal move, with the game's `rules`.
     #[inline]
     pub fn legal_moves<S: Slider>(&self, rules: &Rules<S>) -> MoveList {
-        let mut list = MoveList::new();
-        generate_legal(self, rules, &mut list);
-        list
+        rules.slider.within(
+            #[inline(always)]
+            || {
+                let mut list = MoveList::new();
+                generate_legal(self, rules, &mut list);
+                list
+            },
+        )
     }
 
     /// The number of legal moves, counted without listing them.
     #[inline]
     pub fn count_legal_moves<S: Slider>(&self, rules: &Rules<S>) -> u64 {
-        let mut counter = MoveCounter(0);
-        generate_legal(self, rules, &mut counter);
-        counter.0
+        rules.slider.within(
+            #[inline(always)]
+            || {
+                let mut counter = MoveCounter(0);
+                generate_legal(self, rules, &mut counter);
+                counter.0
+            },
+        )
     }
 
     /// The number of legal move sequences of `depth` plies from here: the tree walked by

@@ -29,16 +29,23 @@ fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
     counter.0
 }
 
-/// Perft for `depth >= 1`.
+/// Perft for `depth >= 1`. Each ply is a function compiled for the backend's level, so the
+/// recursion, not only its leaves, runs with the level's instructions. Never inlined: once its
+/// body is a small call to `within`, the compiler would inline the plies into each other, and
+/// its memory grew without bound.
+#[inline(never)]
 fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u32) -> u64 {
-    match depth {
-        0 | 1 => count::<Us, S>(board, rules),
-        // Two plies above the leaves is a generator instantiation of its own, counting each
-        // child inline: with no recursion in it the compiler keeps more in registers
-        // (results/analysis.md, issue 6, third part).
-        2 => play_children::<Us, S, true>(board, rules, 1),
-        _ => play_children::<Us, S, false>(board, rules, depth - 1),
-    }
+    rules.slider.within(
+        #[inline(always)]
+        || match depth {
+            0 | 1 => count::<Us, S>(board, rules),
+            // Two plies above the leaves is a generator instantiation of its own, counting each
+            // child inline: with no recursion in it the compiler keeps more in registers
+            // (results/analysis.md, issue 6, third part).
+            2 => play_children::<Us, S, true>(board, rules, 1),
+            _ => play_children::<Us, S, false>(board, rules, depth - 1),
+        },
+    )
 }
 
 /// Plays every legal move of `board` and sums the subtrees `depth` plies deep below them;

@@ -5,8 +5,8 @@ use core::str::FromStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::{
-    BlackMagic, FancyMagic, Hyperbola, HyperbolaAvx2, HyperbolaGfni, KoggeStone, KoggeStoneAvx2,
-    KoggeStoneAvx512, Pext, PextPdep, Reference, Slider, cpu,
+    BlackMagic, FancyMagic, Hyperbola, HyperbolaAvx2, HyperbolaDual, HyperbolaGfni, KoggeStone,
+    KoggeStoneAvx2, KoggeStoneAvx512, Level, Leveled, Pext, PextPdep, Reference, Slider, V3, cpu,
 };
 
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
@@ -37,32 +37,119 @@ pub trait SliderJob {
     fn run<S: Slider>(self, slider: S) -> Self::Output;
 }
 
-/// A backend by name, for choosing one at run time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Backend {
-    /// [`Reference`]: the ray walk.
-    Reference,
-    /// [`KoggeStone`]: occluded fills.
-    KoggeStone,
-    /// [`KoggeStoneAvx2`]: occluded fills, four directions per AVX2 register.
-    KoggeStoneAvx2,
-    /// [`KoggeStoneAvx512`]: occluded fills, eight directions in one AVX-512 register.
-    KoggeStoneAvx512,
-    /// [`Hyperbola`]: hyperbola quintessence.
-    Hyperbola,
-    /// [`HyperbolaAvx2`]: hyperbola quintessence, the four lines in AVX2 lanes.
-    HyperbolaAvx2,
-    /// [`HyperbolaGfni`]: the same, bits reversed with GFNI.
-    HyperbolaGfni,
-    /// [`FancyMagic`]: variable-shift magics.
-    FancyMagic,
-    /// [`BlackMagic`]: fixed-shift black magics, packed.
-    BlackMagic,
-    /// [`Pext`]: BMI2 extraction into the dense table.
-    Pext,
-    /// [`PextPdep`]: BMI2 extraction into `u16` entries.
-    PextPdep,
+/// Declares every backend once: the [`Backend`] enum and its table of methods, [`Backend::ALL`],
+/// and the matches that name, size, check and run them. Each line gives the backend's type,
+/// what it does, and the levels [`Backend::run`] raises it to where the CPU has them, best
+/// first (a backend whose own level already is the best it gains from has none).
+macro_rules! backends {
+    ($($backend:ident: $method:literal, raised to [$($level:ident),*];)+) => {
+        /// A backend by name, for choosing one at run time.
+        ///
+        /// | backend | method |
+        /// | --- | --- |
+        $(#[doc = concat!("| [`", stringify!($backend), "`] | ", $method, " |")])+
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum Backend {
+            $(
+                #[doc = concat!("[`", stringify!($backend), "`]: ", $method, ".")]
+                $backend,
+            )+
+        }
+
+        impl Backend {
+            /// Every backend, slowest (the oracle) first.
+            pub const ALL: [Backend; [$(Backend::$backend),+].len()] = [$(Backend::$backend),+];
+
+            /// The name used on the command line, in benchmarks and in results.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Backend::$backend => <$backend as Slider>::NAME,)+
+                }
+            }
+
+            /// What the backend does, in a few words.
+            pub const fn method(self) -> &'static str {
+                match self {
+                    $(Backend::$backend => $method,)+
+                }
+            }
+
+            /// The bytes of tables the backend reads.
+            pub const fn table_bytes(self) -> usize {
+                match self {
+                    $(Backend::$backend => <$backend as Slider>::TABLE_BYTES,)+
+                }
+            }
+
+            /// Whether this CPU and build can run the backend.
+            pub fn is_available(self) -> bool {
+                match self {
+                    $(Backend::$backend => <$backend as Slider>::is_available(),)+
+                }
+            }
+
+            /// The [`Level`] that [`run`](Self::run) compiles work with this backend for on
+            /// this CPU, by name, or `None` if the backend is not available.
+            pub fn level_name(self) -> Option<&'static str> {
+                match self {
+                    $(Backend::$backend => {
+                        $(if <Leveled<$backend, $level> as Slider>::is_available() {
+                            return Some(<$level as Level>::NAME);
+                        })*
+                        <$backend as Slider>::is_available()
+                            .then_some(<<$backend as Slider>::Level as Level>::NAME)
+                    })+
+                }
+            }
+
+            /// The [`Level`] the backend's own instructions need, by name: what
+            /// [`run_unraised`](Self::run_unraised) compiles for.
+            pub fn own_level_name(self) -> &'static str {
+                match self {
+                    $(Backend::$backend => <<$backend as Slider>::Level as Level>::NAME,)+
+                }
+            }
+
+            /// Runs `job` with this backend, compiled for the best level this CPU has (see
+            /// [`level_name`](Self::level_name)), or returns `None` if this CPU cannot run the
+            /// backend.
+            pub fn run<J: SliderJob>(self, job: J) -> Option<J::Output> {
+                match self {
+                    $(Backend::$backend => {
+                        $(if let Some(slider) = Leveled::<$backend, $level>::new() {
+                            return Some(slider.run(job));
+                        })*
+                        <$backend as Slider>::new().map(|slider| slider.run(job))
+                    })+
+                }
+            }
+
+            /// Runs `job` with this backend compiled for its own level only, as on a CPU that
+            /// has nothing more (a default build on a CPU without x86-64-v3): for tests and
+            /// for measuring what the raise buys.
+            pub fn run_unraised<J: SliderJob>(self, job: J) -> Option<J::Output> {
+                match self {
+                    $(Backend::$backend => <$backend as Slider>::new().map(|slider| slider.run(job)),)+
+                }
+            }
+        }
+    };
+}
+
+backends! {
+    Reference: "walks each ray square by square: the test oracle", raised to [];
+    KoggeStone: "occluded fills, three doubling steps per direction", raised to [V3];
+    KoggeStoneAvx2: "the fills, four directions per AVX2 register", raised to [];
+    KoggeStoneAvx512: "the fills, eight directions in one AVX-512 register", raised to [];
+    Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V3];
+    HyperbolaAvx2: "hyperbola on the four lines at once in AVX2 lanes, full bit reversal", raised to [];
+    HyperbolaGfni: "the same, each byte's bits reversed by GFNI", raised to [];
+    HyperbolaDual: "Stockfish's 2026 slider: hyperbola on file and diagonals in AVX2 lanes with a byte swap, the rank from the first-rank table", raised to [];
+    FancyMagic: "`((occ & mask) * magic) >> shift`, variable shift, dense table", raised to [V3];
+    BlackMagic: "`((occ | !mask) * magic) >> 52/55`, one overlapped table", raised to [V3];
+    Pext: "BMI2 `pext(occ, mask)` as the index into the dense table", raised to [V3];
+    PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V3];
 }
 
 /// A backend name that could not be used.
@@ -97,72 +184,6 @@ impl core::error::Error for BackendError {}
 static BEST: AtomicU8 = AtomicU8::new(0);
 
 impl Backend {
-    /// Every backend, slowest (the oracle) first.
-    pub const ALL: [Backend; 11] = [
-        Backend::Reference,
-        Backend::KoggeStone,
-        Backend::KoggeStoneAvx2,
-        Backend::KoggeStoneAvx512,
-        Backend::Hyperbola,
-        Backend::HyperbolaAvx2,
-        Backend::HyperbolaGfni,
-        Backend::FancyMagic,
-        Backend::BlackMagic,
-        Backend::Pext,
-        Backend::PextPdep,
-    ];
-
-    /// The name used on the command line, in benchmarks and in results.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Backend::Reference => Reference::NAME,
-            Backend::KoggeStone => KoggeStone::NAME,
-            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::NAME,
-            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::NAME,
-            Backend::Hyperbola => Hyperbola::NAME,
-            Backend::HyperbolaAvx2 => HyperbolaAvx2::NAME,
-            Backend::HyperbolaGfni => HyperbolaGfni::NAME,
-            Backend::FancyMagic => FancyMagic::NAME,
-            Backend::BlackMagic => BlackMagic::NAME,
-            Backend::Pext => Pext::NAME,
-            Backend::PextPdep => PextPdep::NAME,
-        }
-    }
-
-    /// The bytes of tables the backend reads.
-    pub const fn table_bytes(self) -> usize {
-        match self {
-            Backend::Reference => Reference::TABLE_BYTES,
-            Backend::KoggeStone => KoggeStone::TABLE_BYTES,
-            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::TABLE_BYTES,
-            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::TABLE_BYTES,
-            Backend::Hyperbola => Hyperbola::TABLE_BYTES,
-            Backend::HyperbolaAvx2 => HyperbolaAvx2::TABLE_BYTES,
-            Backend::HyperbolaGfni => HyperbolaGfni::TABLE_BYTES,
-            Backend::FancyMagic => FancyMagic::TABLE_BYTES,
-            Backend::BlackMagic => BlackMagic::TABLE_BYTES,
-            Backend::Pext => Pext::TABLE_BYTES,
-            Backend::PextPdep => PextPdep::TABLE_BYTES,
-        }
-    }
-
-    /// Whether this CPU and build can run the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            Backend::Reference => Reference::is_available(),
-            Backend::KoggeStone => KoggeStone::is_available(),
-            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::is_available(),
-            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::is_available(),
-            Backend::Hyperbola => Hyperbola::is_available(),
-            Backend::HyperbolaAvx2 => HyperbolaAvx2::is_available(),
-            Backend::HyperbolaGfni => HyperbolaGfni::is_available(),
-            Backend::FancyMagic => FancyMagic::is_available(),
-            Backend::BlackMagic => BlackMagic::is_available(),
-            Backend::Pext => Pext::is_available(),
-            Backend::PextPdep => PextPdep::is_available(),
-        }
-    }
-
     /// The fastest backend this CPU runs well, decided once and remembered.
     ///
     /// `PEXT` where BMI2 is compiled in or (with `std`) detected, except on AMD families 0x15
@@ -205,23 +226,6 @@ impl Backend {
             Ok(backend)
         } else {
             Err(BackendError::Unavailable(backend))
-        }
-    }
-
-    /// Runs `job` with this backend, or returns `None` if this CPU cannot run it.
-    pub fn run<J: SliderJob>(self, job: J) -> Option<J::Output> {
-        match self {
-            Backend::Reference => Reference::new().map(|slider| slider.run(job)),
-            Backend::KoggeStone => KoggeStone::new().map(|slider| slider.run(job)),
-            Backend::KoggeStoneAvx2 => KoggeStoneAvx2::new().map(|slider| slider.run(job)),
-            Backend::KoggeStoneAvx512 => KoggeStoneAvx512::new().map(|slider| slider.run(job)),
-            Backend::Hyperbola => Hyperbola::new().map(|slider| slider.run(job)),
-            Backend::HyperbolaAvx2 => HyperbolaAvx2::new().map(|slider| slider.run(job)),
-            Backend::HyperbolaGfni => HyperbolaGfni::new().map(|slider| slider.run(job)),
-            Backend::FancyMagic => FancyMagic::new().map(|slider| slider.run(job)),
-            Backend::BlackMagic => BlackMagic::new().map(|slider| slider.run(job)),
-            Backend::Pext => Pext::new().map(|slider| slider.run(job)),
-            Backend::PextPdep => PextPdep::new().map(|slider| slider.run(job)),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! What this CPU can do: BMI2, and whether its `PEXT` is fast.
+//! What this CPU can do: its x86 features, and whether its `PEXT` is fast.
 
 /// Run-time detection of an x86 feature (cached by std), where std is there to do it.
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -16,30 +16,15 @@ macro_rules! detected {
     };
 }
 
-/// Whether `PEXT` and `PDEP` exist here: compiled in (`-C target-feature=+bmi2`, or a
-/// `target-cpu` that has it), or, with the `std` feature, detected at run time.
-#[inline]
-pub(crate) fn has_bmi2() -> bool {
-    cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) || detected!("bmi2")
+/// Whether this CPU has an x86 feature: compiled in (`-C target-cpu` or `-C target-feature`),
+/// or, with the `std` feature, detected at run time.
+macro_rules! has {
+    ($feature:tt) => {
+        cfg!(all(target_arch = "x86_64", target_feature = $feature))
+            || $crate::slider::cpu::detected!($feature)
+    };
 }
-
-/// Whether AVX2 exists here, compiled in or detected.
-#[inline]
-pub(crate) fn has_avx2() -> bool {
-    cfg!(all(target_arch = "x86_64", target_feature = "avx2")) || detected!("avx2")
-}
-
-/// Whether AVX-512F exists here, compiled in or detected.
-#[inline]
-pub(crate) fn has_avx512f() -> bool {
-    cfg!(all(target_arch = "x86_64", target_feature = "avx512f")) || detected!("avx512f")
-}
-
-/// Whether GFNI (Galois-field byte instructions) exists here, compiled in or detected.
-#[inline]
-pub(crate) fn has_gfni() -> bool {
-    cfg!(all(target_arch = "x86_64", target_feature = "gfni")) || detected!("gfni")
-}
+pub(crate) use {detected, has};
 
 /// The vendor and display family of this CPU, from `CPUID` leaves 0 and 1.
 #[cfg(target_arch = "x86_64")]

@@ -10,7 +10,7 @@
 
 use crate::{Bitboard, Square};
 
-use super::Slider;
+use super::{Baseline, Slider};
 
 /// Hyperbola quintessence for files and diagonals, a first-rank table for ranks (2 KiB in
 /// all, so it stays in L1 while the magic and PEXT tables do not).
@@ -80,7 +80,7 @@ static LINES: [Lines; 64] = {
 /// `FIRST_RANK[file][inner]`: the attacks along the first rank of a rook on `file` when the
 /// six inner squares (b to g) hold the bits of `inner`; the edge squares never block anything
 /// beyond them, so they need no index bit.
-static FIRST_RANK: [[u8; 64]; 8] = {
+pub(super) static FIRST_RANK: [[u8; 64]; 8] = {
     let mut table = [[0u8; 64]; 8];
     let mut file = 0;
     while file < 8 {
@@ -125,21 +125,18 @@ const fn line_attacks(occupancy: u64, line: u64, slider: u64) -> u64 {
     (upward ^ downward) & line
 }
 
+/// The attacks along its rank of a rook on square number `square` (0 to 63).
 #[inline(always)]
-fn rank_attacks(square: Square, occupancy: u64) -> u64 {
-    let shift = (square.index() & !7) as u32;
+pub(super) fn rank_attacks(square: usize, occupancy: u64) -> u64 {
+    let shift = (square & !7) as u32;
     let inner = (occupancy >> (shift + 1)) as usize & 63;
-    u64::from(FIRST_RANK[square.index() & 7][inner]) << shift
+    u64::from(FIRST_RANK[square & 7][inner]) << shift
 }
 
 impl Slider for Hyperbola {
     const NAME: &'static str = "hyperbola";
     const TABLE_BYTES: usize = size_of_val(&LINES) + size_of_val(&FIRST_RANK);
-
-    #[inline]
-    fn is_available() -> bool {
-        true
-    }
+    type Level = Baseline;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {
@@ -150,7 +147,7 @@ impl Slider for Hyperbola {
     fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
         let slider = square.bitboard().0;
         let file = line_attacks(occupancy.0, LINES[square.index()].file, slider);
-        Bitboard(file | rank_attacks(square, occupancy.0))
+        Bitboard(file | rank_attacks(square.index(), occupancy.0))
     }
 
     #[inline(always)]

@@ -1,12 +1,12 @@
-//! Hyperbola quintessence with the four lines through a square in the four lanes of one AVX2
-//! register (file, rank, diagonal, anti-diagonal), so rook and bishop come from one pass, the
-//! way Stockfish's 2026 AVX2 slider code does it.
+//! Hyperbola quintessence with the lines through a square in the lanes of one AVX2 register
+//! (file, rank, diagonal, anti-diagonal), so rook and bishop come from one pass.
 //!
-//! The downward half needs the board reversed. Files and diagonals only need the ranks
-//! mirrored (a byte swap), but a rank needs its bits mirrored too, so the lanes use a full
-//! 64-bit bit reversal: `vpshufb` swaps the bytes and a nibble table (`vpshufb` again)
-//! reverses the bits within each byte. No first-rank table is needed. [`HyperbolaGfni`] does
-//! the within-byte reversal with one GFNI affine transform instead.
+//! The downward half needs the board mirrored. Files and diagonals have one square per rank,
+//! so mirroring the ranks (a byte swap, one `vpshufb`) is enough for them; that is
+//! [`HyperbolaDual`], Stockfish's 2026 scheme, which takes the rank from the first-rank table.
+//! A rank needs its bits mirrored too: [`HyperbolaAvx2`] puts it in the fourth lane and uses a
+//! full 64-bit bit reversal (the byte swap, then a nibble table, `vpshufb` again, within each
+//! byte); [`HyperbolaGfni`] reverses within bytes with one GFNI affine transform instead.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -15,10 +15,8 @@ use crate::{Bitboard, Square};
 
 #[cfg(not(target_arch = "x86_64"))]
 use super::Hyperbola;
-#[cfg(target_arch = "x86_64")]
-use super::compiled_for;
-use super::hyperbola::line_masks;
-use super::{Slider, SliderJob, cpu};
+use super::hyperbola::{FIRST_RANK, line_masks, rank_attacks};
+use super::{Slider, V3, V3Gfni};
 
 /// Hyperbola quintessence on all four lines through a square at once, in AVX2 lanes.
 #[derive(Clone, Copy, Debug)]
@@ -28,6 +26,12 @@ pub struct HyperbolaAvx2(());
 /// (`vgf2p8affineqb`) instead of two nibble-table shuffles: the GFNI experiment.
 #[derive(Clone, Copy, Debug)]
 pub struct HyperbolaGfni(());
+
+/// Stockfish's 2026 x86 slider ("DualMagic"): hyperbola quintessence on the file and both
+/// diagonals in AVX2 lanes, mirrored by a byte swap alone (each of those lines has one square
+/// per rank), and the rank from the 512-byte first-rank table indexed by its six inner squares.
+#[derive(Clone, Copy, Debug)]
+pub struct HyperbolaDual(());
 
 /// Per square, its file, rank, diagonal and anti-diagonal without the square (2 KiB).
 static LINES: [[u64; 4]; 64] = {
@@ -89,9 +93,11 @@ mod x86 {
         _mm256_gf2p8affine_epi64_epi8::<0>(swap_bytes(x), mirror)
     }
 
-    /// Defines the four-lane hyperbola for one way of reversing bits and the features it needs.
+    /// Defines the four-lane hyperbola for one way of mirroring the board and the features it
+    /// needs. `rank_lane`: the rank goes through the lanes (it needs a full bit reversal);
+    /// otherwise its lane is masked off and the rank comes from the first-rank table.
     macro_rules! four_lines {
-        ($name:ident, $features:literal, $reverse:ident) => {
+        ($name:ident, $features:literal, $mirror:ident, rank_lane: $rank_lane:literal) => {
             /// The rook (file and rank) and bishop (both diagonals) attacks from `square`.
             ///
             /// # Safety
@@ -102,33 +108,40 @@ mod x86 {
             pub(super) unsafe fn $name(square: usize, occupancy: u64) -> (u64, u64) {
                 let square = square & 63;
                 let [file, rank, diagonal, anti] = LINES[square].map(|line| line as i64);
+                let rank = if $rank_lane { rank } else { 0 };
                 let lines = _mm256_set_epi64x(anti, diagonal, rank, file);
                 let on_lines = _mm256_and_si256(_mm256_set1_epi64x(occupancy as i64), lines);
                 // Twice the slider's bit, and twice its mirrored bit (0 when the doubling
                 // leaves the board, which is right: nothing lies beyond).
+                let mirrored = if $rank_lane { 63 - square } else { square ^ 56 };
                 let twice = _mm256_set1_epi64x((1u64 << square).wrapping_shl(1) as i64);
-                let twice_mirrored =
-                    _mm256_set1_epi64x((1u64 << (63 - square)).wrapping_shl(1) as i64);
+                let twice_mirrored = _mm256_set1_epi64x((1u64 << mirrored).wrapping_shl(1) as i64);
                 let upward = _mm256_sub_epi64(on_lines, twice);
-                let downward = $reverse(_mm256_sub_epi64($reverse(on_lines), twice_mirrored));
+                let downward = $mirror(_mm256_sub_epi64($mirror(on_lines), twice_mirrored));
                 let attacks = _mm256_and_si256(_mm256_xor_si256(upward, downward), lines);
                 let rook = _mm256_castsi256_si128(attacks);
                 let bishop = _mm256_extracti128_si256::<1>(attacks);
+                let rank = if $rank_lane {
+                    _mm_extract_epi64::<1>(rook) as u64
+                } else {
+                    rank_attacks(square, occupancy)
+                };
                 (
-                    (_mm_cvtsi128_si64(rook) | _mm_extract_epi64::<1>(rook)) as u64,
+                    _mm_cvtsi128_si64(rook) as u64 | rank,
                     (_mm_cvtsi128_si64(bishop) | _mm_extract_epi64::<1>(bishop)) as u64,
                 )
             }
         };
     }
 
-    four_lines!(attacks_avx2, "avx2", reverse_bits);
-    four_lines!(attacks_gfni, "avx2,gfni", reverse_bits_gfni);
+    four_lines!(attacks_avx2, "avx2", reverse_bits, rank_lane: true);
+    four_lines!(attacks_gfni, "avx2,gfni", reverse_bits_gfni, rank_lane: true);
+    four_lines!(attacks_dual, "avx2", swap_bytes, rank_lane: false);
 }
 
 /// Implements a four-lane hyperbola backend on top of its `x86` function.
 macro_rules! four_lane_backend {
-    ($backend:ident, $name:literal, $available:expr, $attacks:ident, $run:ident) => {
+    ($backend:ident, $name:literal, $level:ident, $attacks:ident, $table_bytes:expr) => {
         impl $backend {
             /// Rook and bishop attacks from `square` in one pass: a queen's two halves.
             #[inline(always)]
@@ -155,12 +168,8 @@ macro_rules! four_lane_backend {
 
         impl Slider for $backend {
             const NAME: &'static str = $name;
-            const TABLE_BYTES: usize = size_of_val(&LINES);
-
-            #[inline]
-            fn is_available() -> bool {
-                $available
-            }
+            const TABLE_BYTES: usize = $table_bytes;
+            type Level = $level;
 
             #[inline]
             unsafe fn new_unchecked() -> Self {
@@ -182,19 +191,6 @@ macro_rules! four_lane_backend {
                 let (rook, bishop) = self.rook_and_bishop_attacks(square, occupancy);
                 rook | bishop
             }
-
-            #[inline]
-            fn run<J: SliderJob>(self, job: J) -> J::Output {
-                #[cfg(target_arch = "x86_64")]
-                {
-                    // SAFETY: a value of this type exists only where its features do.
-                    unsafe { compiled_for::$run(job, self) }
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                {
-                    job.run(self)
-                }
-            }
         }
     };
 }
@@ -202,14 +198,21 @@ macro_rules! four_lane_backend {
 four_lane_backend!(
     HyperbolaAvx2,
     "hyperbola-avx2",
-    cpu::has_avx2(),
+    V3,
     attacks_avx2,
-    run_avx2
+    size_of_val(&LINES)
 );
 four_lane_backend!(
     HyperbolaGfni,
     "hyperbola-gfni",
-    cpu::has_avx2() && cpu::has_gfni(),
+    V3Gfni,
     attacks_gfni,
-    run_avx2_gfni
+    size_of_val(&LINES)
+);
+four_lane_backend!(
+    HyperbolaDual,
+    "hyperbola-dual",
+    V3,
+    attacks_dual,
+    size_of_val(&LINES) + size_of_val(&FIRST_RANK)
 );

@@ -6,7 +6,7 @@
 
 use crate::{Bitboard, Square};
 
-use super::Slider;
+use super::{Baseline, Slider};
 
 /// Attacks from occluded fills; no tables, any CPU.
 #[derive(Clone, Copy, Debug, Default)]
@@ -116,11 +116,7 @@ pub const fn kogge_stone_bishops(bishops: Bitboard, occupancy: Bitboard) -> Bitb
 impl Slider for KoggeStone {
     const NAME: &'static str = "kogge-stone";
     const TABLE_BYTES: usize = 0;
-
-    #[inline]
-    fn is_available() -> bool {
-        true
-    }
+    type Level = Baseline;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {

@@ -13,11 +13,9 @@ use core::arch::x86_64::*;
 
 use crate::{Bitboard, Square};
 
-#[cfg(target_arch = "x86_64")]
-use super::compiled_for;
 #[cfg(not(target_arch = "x86_64"))]
 use super::kogge_stone::{kogge_stone_bishops, kogge_stone_rooks};
-use super::{Slider, SliderJob, cpu};
+use super::{Slider, V3, V4};
 
 /// Kogge-Stone with the eight directions in the lanes of one AVX-512 register.
 #[derive(Clone, Copy, Debug)]
@@ -225,7 +223,7 @@ impl KoggeStoneAvx512 {
 
 /// Implements the backend on top of its two-set fill (and, where given, its batch).
 macro_rules! simd_kogge_stone {
-    ($backend:ident, $name:literal, $available:path, $fill:ident, $run:ident $(, $batch:ident)?) => {
+    ($backend:ident, $name:literal, $level:ident, $fill:ident $(, $batch:ident)?) => {
         impl $backend {
             /// The squares attacked by all of `rooks` along files and ranks, and by all of
             /// `bishops` along diagonals, in one pass: pass the queens in both.
@@ -267,11 +265,7 @@ macro_rules! simd_kogge_stone {
         impl Slider for $backend {
             const NAME: &'static str = $name;
             const TABLE_BYTES: usize = 0;
-
-            #[inline]
-            fn is_available() -> bool {
-                $available()
-            }
+            type Level = $level;
 
             #[inline]
             unsafe fn new_unchecked() -> Self {
@@ -308,19 +302,6 @@ macro_rules! simd_kogge_stone {
                     self.$batch(queries, attacks, 1);
                 }
             )?
-
-            #[inline]
-            fn run<J: SliderJob>(self, job: J) -> J::Output {
-                #[cfg(target_arch = "x86_64")]
-                {
-                    // SAFETY: a value of this type exists only where its instructions do.
-                    unsafe { compiled_for::$run(job, self) }
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                {
-                    job.run(self)
-                }
-            }
         }
     };
 }
@@ -328,15 +309,8 @@ macro_rules! simd_kogge_stone {
 simd_kogge_stone!(
     KoggeStoneAvx512,
     "kogge-stone-avx512",
-    cpu::has_avx512f,
+    V4,
     fill_avx512,
-    run_avx512,
     batch
 );
-simd_kogge_stone!(
-    KoggeStoneAvx2,
-    "kogge-stone-avx2",
-    cpu::has_avx2,
-    fill_avx2,
-    run_avx2
-);
+simd_kogge_stone!(KoggeStoneAvx2, "kogge-stone-avx2", V3, fill_avx2);

@@ -4,7 +4,7 @@
 
 use crate::{Bitboard, Square};
 
-use super::Slider;
+use super::{Baseline, Slider};
 
 /// A backend that looks attacks up in one of the modules `magic_set!` generates.
 macro_rules! magic_backend {
@@ -18,11 +18,8 @@ macro_rules! magic_backend {
             const TABLE_BYTES: usize = size_of_val(&crate::tables::$set::ATTACKS)
                 + size_of_val(&crate::tables::$set::ROOK_FIELDS)
                 + size_of_val(&crate::tables::$set::BISHOP_FIELDS);
+            type Level = Baseline;
 
-            #[inline]
-            fn is_available() -> bool {
-                true
-            }
 
             #[inline]
             unsafe fn new_unchecked() -> Self {

@@ -2,24 +2,16 @@
 //!
 //! Every backend answers the same question, "which squares does a rook (bishop, queen) on this
 //! square attack with these squares occupied", with a different trade of table size, instruction
-//! set and speed:
-//!
-//! | backend | method | tables |
-//! | --- | --- | --- |
-//! | [`Reference`] | walks each ray square by square: the oracle | none |
-//! | [`KoggeStone`] | occluded fills, three doubling steps per direction | none |
-//! | [`KoggeStoneAvx2`], [`KoggeStoneAvx512`] | the same fills, directions in SIMD lanes | none |
-//! | [`Hyperbola`] | `o ^ (o - 2r)` with byte swaps; a first-rank table for ranks | 2 KiB |
-//! | [`HyperbolaAvx2`], [`HyperbolaGfni`] | the same on all four lines at once, in AVX2 lanes, with a full bit reversal | 2 KiB |
-//! | [`FancyMagic`] | `((occ & mask) * magic) >> shift`, variable shift, dense | 841 KiB |
-//! | [`BlackMagic`] | `((occ \| !mask) * magic) >> 52/55`, one overlapped table | see [`BlackMagic`] |
-//! | [`Pext`] | BMI2 `pext(occ, mask)` as the index, dense | 841 KiB |
-//! | [`PextPdep`] | `pext` index into `u16` entries, expanded by `pdep` | 210 KiB |
+//! set and speed. They are declared once, in [`Backend`]: its table of methods, its names, sizes,
+//! availability and dispatch all come from that one list, so a new backend is its module plus
+//! one line there.
 //!
 //! A value of a backend type is proof that the CPU can run it: [`Slider::new`] checks, and
 //! [`Slider::new_unchecked`] trusts the caller. Choose once, at the entry of the work (a search,
 //! perft), and run the whole job monomorphised for that backend with [`Backend::run`]; never
-//! dispatch per lookup.
+//! dispatch per lookup. Each backend names the instruction [`Level`] it needs; bitforge's entry
+//! points run compiled for it, and [`Backend::run`] raises a backend to the best level this CPU
+//! has ([`Leveled`]), so a default build runs what a native one would.
 //!
 //! ```
 //! use bitforge::slider::{Backend, FancyMagic, Slider};
@@ -45,12 +37,12 @@
 
 mod backend;
 mod bmi2;
-mod compiled_for;
 mod cpu;
 mod hyperbola;
 mod hyperbola_avx2;
 mod kogge_stone;
 mod kogge_stone_simd;
+mod level;
 mod magic;
 mod pext;
 mod pext_pdep;
@@ -58,9 +50,10 @@ mod reference;
 
 pub use backend::{Backend, BackendError, SliderJob};
 pub use hyperbola::Hyperbola;
-pub use hyperbola_avx2::{HyperbolaAvx2, HyperbolaGfni};
+pub use hyperbola_avx2::{HyperbolaAvx2, HyperbolaDual, HyperbolaGfni};
 pub use kogge_stone::{KoggeStone, kogge_stone_bishops, kogge_stone_rooks};
 pub use kogge_stone_simd::{KoggeStoneAvx2, KoggeStoneAvx512};
+pub use level::{Baseline, Bmi2, Level, Leveled, V3, V3Gfni, V4};
 pub use magic::{BlackMagic, FancyMagic};
 pub use pext::Pext;
 pub use pext_pdep::PextPdep;
@@ -79,8 +72,16 @@ pub trait Slider: Copy + Send + Sync + 'static {
     /// The bytes of lookup tables the backend reads (0 for computed attacks).
     const TABLE_BYTES: usize;
 
-    /// Whether this CPU (and this build) can run the backend.
-    fn is_available() -> bool;
+    /// The instructions the backend's lookups need, and that work holding the backend is
+    /// compiled for ([`within`](Self::within)). A value of the backend proves the CPU has them.
+    type Level: Level;
+
+    /// Whether this CPU (and this build) can run the backend: by default, whether it has the
+    /// backend's [`Level`].
+    #[inline]
+    fn is_available() -> bool {
+        Self::Level::is_available()
+    }
 
     /// The backend, if this CPU can run it.
     #[inline]
@@ -93,8 +94,9 @@ pub trait Slider: Copy + Send + Sync + 'static {
     ///
     /// # Safety
     ///
-    /// The CPU must support the backend's instructions ([`Slider::is_available`] would say
-    /// `true`); otherwise lookups execute illegal instructions.
+    /// The CPU must support the backend's instructions and its [`Level`]
+    /// ([`Slider::is_available`] would say `true`); otherwise lookups execute illegal
+    /// instructions.
     unsafe fn new_unchecked() -> Self;
 
     /// The squares a rook on `square` attacks: each ray up to and including its first occupied
@@ -138,11 +140,45 @@ pub trait Slider: Copy + Send + Sync + 'static {
         }
     }
 
-    /// Runs `job` with this backend. Backends whose instructions need a target feature that the
-    /// build does not enable override this to run the whole job inside a function compiled
-    /// with that feature, so that every lookup inlines.
+    /// Runs `job` with this backend, inside a function compiled for the backend's [`Level`]:
+    /// mark the job's `run` `#[inline(always)]` so that its own loops are compiled for it too
+    /// (bitforge's entry points, such as move generation and perft, are compiled for it
+    /// whatever calls them).
     #[inline]
     fn run<J: SliderJob>(self, job: J) -> J::Output {
-        job.run(self)
+        self.within(
+            #[inline(always)]
+            || job.run(self),
+        )
+    }
+
+    /// Calls `f` inside a function compiled for the backend's [`Level`], so that what inlines
+    /// into it (mark the closure `#[inline(always)]`) uses the level's instructions even in a
+    /// build for the x86-64 baseline. Entering costs a call: wrap a whole search or loop, not
+    /// one lookup.
+    ///
+    /// ```
+    /// use bitforge::slider::{Backend, Slider, SliderJob};
+    /// use bitforge::{Bitboard, Square};
+    ///
+    /// struct Mobility;
+    ///
+    /// impl SliderJob for Mobility {
+    ///     type Output = u32;
+    ///     fn run<S: Slider>(self, slider: S) -> u32 {
+    ///         // `count` compiles to `POPCNT` where the level has it.
+    ///         slider.within(
+    ///             #[inline(always)]
+    ///             || Square::ALL.iter().map(|&s| slider.queen_attacks(s, Bitboard::EMPTY).count()).sum(),
+    ///         )
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(Backend::best().run(Mobility), Some(1456));
+    /// ```
+    #[inline(always)]
+    fn within<R>(self, f: impl FnOnce() -> R) -> R {
+        // SAFETY: a value of the backend proves the CPU has its level.
+        unsafe { Self::Level::within(f) }
     }
 }

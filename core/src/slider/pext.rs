@@ -3,7 +3,7 @@
 use crate::{Bitboard, Square};
 
 use super::bmi2::pext;
-use super::{Slider, cpu};
+use super::{Bmi2, Slider};
 use crate::tables::pext::{ATTACKS, BISHOP, ENTRIES, Entry, ROOK};
 
 /// `ATTACKS[offset + pext(occupancy, mask)]` in a dense 107,648-entry table (841 KiB). Fast
@@ -84,11 +84,7 @@ impl Pext {
 impl Slider for Pext {
     const NAME: &'static str = "pext";
     const TABLE_BYTES: usize = size_of_val(&ATTACKS) + 2 * SquareIndex::SLOT_BYTES;
-
-    #[inline]
-    fn is_available() -> bool {
-        cpu::has_bmi2()
-    }
+    type Level = Bmi2;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {

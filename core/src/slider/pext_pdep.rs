@@ -4,7 +4,7 @@ use crate::{Bitboard, Square};
 
 use super::bmi2::pdep;
 use super::pext::{BISHOP_INDEX, ROOK_INDEX, SquareIndex};
-use super::{Slider, cpu};
+use super::{Bmi2, Slider};
 use crate::tables::pext::COMPRESSED;
 
 /// `pdep(COMPRESSED[offset + pext(occupancy, mask)], rays)`: each entry keeps only the bits of
@@ -29,11 +29,7 @@ impl Slider for PextPdep {
     const NAME: &'static str = "pext-pdep";
     const TABLE_BYTES: usize =
         size_of_val(&COMPRESSED) + size_of_val(&ROOK_INDEX) + size_of_val(&BISHOP_INDEX);
-
-    #[inline]
-    fn is_available() -> bool {
-        cpu::has_bmi2()
-    }
+    type Level = Bmi2;
 
     #[inline]
     unsafe fn new_unchecked() -> Self {

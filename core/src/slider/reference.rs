@@ -2,7 +2,7 @@
 
 use crate::{Bitboard, Direction, Square};
 
-use super::Slider;
+use super::{Baseline, Slider};
 
 /// Walks each ray square by square until it leaves the board or meets an occupied square.
 #[derive(Clone, Copy, Debug, Default)]
@@ -27,10 +27,7 @@ fn walk(square: Square, occupancy: Bitboard, directions: [Direction; 4]) -> Bitb
 impl Slider for Reference {
     const NAME: &'static str = "reference";
     const TABLE_BYTES: usize = 0;
-
-    fn is_available() -> bool {
-        true
-    }
+    type Level = Baseline;
 
     unsafe fn new_unchecked() -> Self {
         Reference

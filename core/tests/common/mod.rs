@@ -28,3 +28,50 @@ pub(crate) fn assert_rebuilds<S: bitforge::slider::Slider>(position: &bitforge::
     .unwrap_or_else(|error| panic!("{text}: {error}"));
     assert_eq!(rebuilt.board(), position.board(), "{text}");
 }
+
+/// How a backend's job is compiled: raised to the best level this CPU has, as
+/// [`Backend::run`](bitforge::slider::Backend::run) does, or at the backend's own level only,
+/// as on a CPU without x86-64-v3.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Compiled {
+    Raised,
+    Unraised,
+}
+
+/// Runs `check` for every backend in the list, both compiled ways, each in a thread of its own
+/// (the checks are independent and long); a failure names the backend and the way. Under Miri,
+/// the backends that need more than the baseline are left out (SIMD intrinsics and inline
+/// assembly), and the checks run one after another.
+pub(crate) fn for_every_backend(check: impl Fn(bitforge::slider::Backend, Compiled) + Sync) {
+    use bitforge::slider::{Backend, Baseline, Level};
+    let runs = Backend::ALL
+        .into_iter()
+        .filter(|backend| !cfg!(miri) || backend.own_level_name() == Baseline::NAME)
+        .flat_map(|backend| [(backend, Compiled::Raised), (backend, Compiled::Unraised)]);
+    if cfg!(miri) {
+        runs.for_each(|(backend, compiled)| check(backend, compiled));
+        return;
+    }
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = runs
+            .map(|(backend, compiled)| {
+                let check = &check;
+                let thread = std::thread::Builder::new()
+                    .name(format!("{backend} {compiled:?}"))
+                    .spawn_scoped(scope, move || check(backend, compiled))
+                    .expect("a thread");
+                (backend, compiled, thread)
+            })
+            .collect();
+        let failed: Vec<String> = threads
+            .into_iter()
+            .filter_map(|(backend, compiled, thread)| {
+                thread
+                    .join()
+                    .is_err()
+                    .then(|| format!("{backend} ({compiled:?})"))
+            })
+            .collect();
+        assert!(failed.is_empty(), "failed: {}", failed.join(", "));
+    });
+}
