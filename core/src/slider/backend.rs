@@ -6,7 +6,8 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::{
     BlackMagic, FancyMagic, Hyperbola, HyperbolaAvx2, HyperbolaDual, HyperbolaGfni, KoggeStone,
-    KoggeStoneAvx2, KoggeStoneAvx512, Level, Leveled, Pext, PextPdep, Reference, Slider, V3, cpu,
+    KoggeStoneAvx2, KoggeStoneAvx512, Level, Leveled, Pext, PextPdep, Reference, Slider, V3, V4,
+    cpu,
 };
 
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
@@ -40,7 +41,9 @@ pub trait SliderJob {
 /// Declares every backend once: the [`Backend`] enum and its table of methods, [`Backend::ALL`],
 /// and the matches that name, size, check and run them. Each line gives the backend's type,
 /// what it does, and the levels [`Backend::run`] raises it to where the CPU has them, best
-/// first (a backend whose own level already is the best it gains from has none).
+/// first (a backend whose own level already is the best it gains from has none). The magic
+/// backends stop at x86-64-v3: compiled for AVX-512, loops of their lookups become gathers,
+/// which are slower (results/analysis.md, issue 17).
 macro_rules! backends {
     ($($backend:ident: $method:literal, raised to [$($level:ident),*];)+) => {
         /// A backend by name, for choosing one at run time.
@@ -139,17 +142,17 @@ macro_rules! backends {
 
 backends! {
     Reference: "walks each ray square by square: the test oracle", raised to [];
-    KoggeStone: "occluded fills, three doubling steps per direction", raised to [V3];
-    KoggeStoneAvx2: "the fills, four directions per AVX2 register", raised to [];
+    KoggeStone: "occluded fills, three doubling steps per direction", raised to [V4, V3];
+    KoggeStoneAvx2: "the fills, four directions per AVX2 register", raised to [V4];
     KoggeStoneAvx512: "the fills, eight directions in one AVX-512 register", raised to [];
-    Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V3];
-    HyperbolaAvx2: "hyperbola on the four lines at once in AVX2 lanes, full bit reversal", raised to [];
+    Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V4, V3];
+    HyperbolaAvx2: "hyperbola on the four lines at once in AVX2 lanes, full bit reversal", raised to [V4];
     HyperbolaGfni: "the same, each byte's bits reversed by GFNI", raised to [];
-    HyperbolaDual: "Stockfish's 2026 slider: hyperbola on file and diagonals in AVX2 lanes with a byte swap, the rank from the first-rank table", raised to [];
+    HyperbolaDual: "Stockfish's 2026 slider: hyperbola on file and diagonals in AVX2 lanes with a byte swap, the rank from the first-rank table", raised to [V4];
     FancyMagic: "`((occ & mask) * magic) >> shift`, variable shift, dense table", raised to [V3];
     BlackMagic: "`((occ | !mask) * magic) >> 52/55`, one overlapped table", raised to [V3];
-    Pext: "BMI2 `pext(occ, mask)` as the index into the dense table", raised to [V3];
-    PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V3];
+    Pext: "BMI2 `pext(occ, mask)` as the index into the dense table", raised to [V4, V3];
+    PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V4, V3];
 }
 
 /// A backend name that could not be used.
