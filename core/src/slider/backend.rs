@@ -41,9 +41,11 @@ pub trait SliderJob {
 /// Declares every backend once: the [`Backend`] enum and its table of methods, [`Backend::ALL`],
 /// and the matches that name, size, check and run them. Each line gives the backend's type,
 /// what it does, and the levels [`Backend::run`] raises it to where the CPU has them, best
-/// first (a backend whose own level already is the best it gains from has none). The magic
-/// backends stop at x86-64-v3: compiled for AVX-512, loops of their lookups become gathers,
-/// which are slower (results/analysis.md, issue 17).
+/// first (a backend whose own level already is the best it gains from has none). Each level
+/// listed is one more compiled copy of every job, so only the automatic choices (`pext`,
+/// `fancy`) keep an x86-64-v3 copy for CPUs without AVX-512. The magic backends stop at
+/// x86-64-v3: compiled for AVX-512, loops of their lookups become gathers, which are slower
+/// (results/analysis.md, issue 17).
 macro_rules! backends {
     ($($backend:ident: $method:literal, raised to [$($level:ident),*];)+) => {
         /// A backend by name, for choosing one at run time.
@@ -142,17 +144,17 @@ macro_rules! backends {
 
 backends! {
     Reference: "walks each ray square by square: the test oracle", raised to [];
-    KoggeStone: "occluded fills, three doubling steps per direction", raised to [V4, V3];
+    KoggeStone: "occluded fills, three doubling steps per direction", raised to [V4];
     KoggeStoneAvx2: "the fills, four directions per AVX2 register", raised to [V4];
     KoggeStoneAvx512: "the fills, eight directions in one AVX-512 register", raised to [];
-    Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V4, V3];
+    Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V4];
     HyperbolaAvx2: "hyperbola on the four lines at once in AVX2 lanes, full bit reversal", raised to [V4];
     HyperbolaGfni: "the same, each byte's bits reversed by GFNI", raised to [];
     HyperbolaDual: "Stockfish's 2026 slider: hyperbola on file and diagonals in AVX2 lanes with a byte swap, the rank from the first-rank table", raised to [V4];
     FancyMagic: "`((occ & mask) * magic) >> shift`, variable shift, dense table", raised to [V3];
     BlackMagic: "`((occ | !mask) * magic) >> 52/55`, one overlapped table", raised to [V3];
     Pext: "BMI2 `pext(occ, mask)` as the index into the dense table", raised to [V4, V3];
-    PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V4, V3];
+    PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V4];
 }
 
 /// A backend name that could not be used.
