@@ -22,7 +22,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge::slider::{Backend, Reference, Slider, SliderJob};
 use bitforge::{Bitboard, Square};
 use bitforge_benches::kernels::{Attacks, Ours, converted, summed};
 use bitforge_benches::{
@@ -146,7 +146,6 @@ fn bench_peer_piece<P: bitforge_benches::peers::Peer, const ROOK: bool>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     inputs: &Inputs,
 ) {
-    use bitforge::slider::Reference;
     use bitforge_benches::peers::Theirs;
 
     let theirs = Theirs::<P, ROOK>::new();
@@ -221,9 +220,7 @@ impl SliderJob for StreamedQueenJob<'_, '_> {
 /// Gigantua's streamed queen workload with every backend (the reference left out: minutes).
 fn streamed_queen_group(c: &mut Criterion) {
     let workload = streamed_queen(STREAMED_OCCUPANCIES);
-    let expected = Backend::Reference
-        .run(ReferenceChecksum(&workload))
-        .expect("the ray walk runs everywhere");
+    let expected = workload.run(Reference);
     let mut group = c.benchmark_group("streamed-queen");
     group.throughput(Throughput::Elements(workload.lookups() as u64));
     group.sample_size(10);
@@ -238,17 +235,6 @@ fn streamed_queen_group(c: &mut Criterion) {
         }
     }
     group.finish();
-}
-
-/// The workload's checksum by the reference ray walk.
-struct ReferenceChecksum<'a>(&'a StreamedQueen);
-
-impl SliderJob for ReferenceChecksum<'_> {
-    type Output = u64;
-
-    fn run<S: Slider>(self, slider: S) -> u64 {
-        self.0.run(slider)
-    }
 }
 
 criterion_group!(benches, lookups, streamed_queen_group);

@@ -65,7 +65,7 @@ pub fn random_pairs() -> Vec<(Square, Bitboard)> {
 /// Gigantua's Chess_Movegen workload: occupancies and, for each, twelve squares to look a
 /// queen up from, generated beforehand and streamed through once per run.
 pub struct StreamedQueen {
-    /// `random & random` occupancies (about 25% of the board).
+    /// `random & random` occupancies (each square occupied with probability 1/4).
     pub occupancies: Vec<Bitboard>,
     /// Twelve random squares per occupancy, occupancy by occupancy.
     pub squares: Vec<[Square; 12]>,
