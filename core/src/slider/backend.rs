@@ -42,9 +42,10 @@ pub trait SliderJob {
 /// and the matches that name, size, check and run them. Each line gives the backend's type,
 /// what it does, and the levels [`Backend::run`] raises it to where the CPU has them, best
 /// first (a backend whose own level already is the best it gains from has none). Each level
-/// listed is one more compiled copy of every job, so only the automatic choices (`pext`,
-/// `fancy`) keep an x86-64-v3 copy for CPUs without AVX-512. The magic backends stop at
-/// x86-64-v3: compiled for AVX-512, loops of their lookups become gathers, which are slower
+/// listed is one more compiled copy of every job (build time), so `pext` alone has both:
+/// `fancy` and `black` (the choice without BMI2) and `hyperbola` get x86-64-v3, which CPUs
+/// without AVX-512 have too; `hyperbola` also because at x86-64-v4 the compiler vectorises
+/// loops of its lookups into 512-bit shuffles, slower than the 256-bit ones of x86-64-v3
 /// (results/analysis.md, issue 17).
 macro_rules! backends {
     ($($backend:ident: $method:literal, raised to [$($level:ident),*];)+) => {
@@ -147,7 +148,7 @@ backends! {
     KoggeStone: "occluded fills, three doubling steps per direction", raised to [V4];
     KoggeStoneAvx2: "the fills, four directions per AVX2 register", raised to [V4];
     KoggeStoneAvx512: "the fills, eight directions in one AVX-512 register", raised to [];
-    Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V4];
+    Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V3];
     HyperbolaAvx2: "hyperbola on the four lines at once in AVX2 lanes, full bit reversal", raised to [V4];
     HyperbolaGfni: "the same, each byte's bits reversed by GFNI", raised to [];
     HyperbolaDual: "Stockfish's 2026 slider: hyperbola on file and diagonals in AVX2 lanes with a byte swap, the rank from the first-rank table", raised to [V4];

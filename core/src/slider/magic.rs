@@ -28,12 +28,18 @@ macro_rules! magic_backend {
 
             #[inline(always)]
             fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-                Bitboard(crate::tables::$set::rook_attacks(square.index(), occupancy.0))
+                Bitboard(super::kept_scalar(crate::tables::$set::rook_attacks(
+                    square.index(),
+                    occupancy.0,
+                )))
             }
 
             #[inline(always)]
             fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-                Bitboard(crate::tables::$set::bishop_attacks(square.index(), occupancy.0))
+                Bitboard(super::kept_scalar(crate::tables::$set::bishop_attacks(
+                    square.index(),
+                    occupancy.0,
+                )))
             }
         }
     };

@@ -61,6 +61,30 @@ pub use reference::Reference;
 
 use crate::{Bitboard, Square};
 
+/// `attacks`, hidden from the compiler's auto-vectoriser: a loop of lookups whose result passes
+/// through here stays scalar. Vectorised, fancy and black magic lookups become AVX-512 gathers
+/// and hyperbola's byte swaps 512-bit shuffles, both slower than the scalar code they replace
+/// (results/analysis.md, issue 17). No instruction is emitted.
+#[inline(always)]
+pub(crate) fn kept_scalar(attacks: u64) -> u64 {
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    {
+        let mut attacks = attacks;
+        // SAFETY: the template is a comment: nothing runs, no memory, stack or flag is touched,
+        // and the register keeps its value.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(reg) attacks,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        attacks
+    }
+    #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+    attacks
+}
+
 /// Sliding-piece attacks from a square through an occupancy.
 ///
 /// Implementations are zero-sized tokens: holding one proves its instructions exist on this
