@@ -27,6 +27,8 @@ enum Command {
     Verify(commands::verify::VerifyArgs),
     Pack(commands::pack::PackArgs),
     Export(commands::export::ExportArgs),
+    Check(commands::check::CheckArgs),
+    Hunt(commands::hunt::HuntArgs),
 }
 
 /// A failure that ends the program: the message, and the exit code (1 for a set that does not
@@ -61,6 +63,8 @@ fn main() -> ExitCode {
         Some(Command::Verify(args)) => commands::verify::run(&args),
         Some(Command::Pack(args)) => commands::pack::run(&args),
         Some(Command::Export(args)) => commands::export::run(&args),
+        Some(Command::Check(args)) => commands::check::run(&args),
+        Some(Command::Hunt(args)) => commands::hunt::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -32,14 +32,20 @@ impl Scheme {
         }
     }
 
+    /// What the magic multiplies: the occupancy under the mask, or for black magics the
+    /// occupancy with every square outside the mask set.
+    #[inline(always)]
+    pub const fn key(self, occupancy: u64, mask: u64) -> u64 {
+        match self {
+            Scheme::Fancy | Scheme::Fixed => occupancy & mask,
+            Scheme::Black => occupancy | !mask,
+        }
+    }
+
     /// The index of `occupancy` for a square with this `mask`, `magic` and `bits`.
     #[inline(always)]
     pub const fn index(self, occupancy: u64, mask: u64, magic: u64, bits: u8) -> usize {
-        let key = match self {
-            Scheme::Fancy | Scheme::Fixed => occupancy & mask,
-            Scheme::Black => occupancy | !mask,
-        };
-        (key.wrapping_mul(magic) >> (64 - bits as u32)) as usize
+        (self.key(occupancy, mask).wrapping_mul(magic) >> (64 - bits as u32)) as usize
     }
 
     /// The number of index bits this scheme fixes for a slider kind, if it fixes one.

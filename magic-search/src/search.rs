@@ -118,12 +118,8 @@ impl Problem {
                     let reach = (attacks & ray).count_ones();
                     id * ray.count_ones().max(1) + reach.saturating_sub(1)
                 });
-                let key = match scheme {
-                    Scheme::Fancy | Scheme::Fixed => occupancy,
-                    Scheme::Black => occupancy | !mask,
-                };
                 (
-                    key,
+                    scheme.key(occupancy, mask),
                     u8::try_from(id).expect("at most 144 distinct attack sets per square"),
                 )
             })
@@ -213,17 +209,70 @@ const KILLERS: usize = 8;
 /// How many keys at the front of a problem take turns holding the most recently colliding keys.
 const FRONT: usize = 64;
 
-/// One square's search state: its problem, its random stream and the running count.
-pub(crate) struct SquareSearch {
-    kind: SliderKind,
-    square: u8,
-    seed: u64,
+/// Tests candidate magics for one square, failing early: the key pairs that collided last
+/// are tried first (killers), and keys that collide move to the front of the order.
+pub(crate) struct Tester {
     problem: Problem,
-    rng: Xoshiro256PlusPlus,
     table: CollisionTable,
     killers: [(u64, u64); KILLERS],
     next_killer: usize,
     next_front: usize,
+}
+
+impl Tester {
+    pub(crate) fn new(kind: SliderKind, square: u8, scheme: Scheme) -> Self {
+        Tester {
+            problem: Problem::new(kind, square, scheme),
+            table: CollisionTable::new(),
+            // Equal keys never collide destructively, so the empty slots reject nothing.
+            killers: [(0, 0); KILLERS],
+            next_killer: 0,
+            next_front: 0,
+        }
+    }
+
+    /// The square's relevant mask.
+    pub(crate) fn mask(&self) -> u64 {
+        self.problem.mask
+    }
+
+    /// Whether `magic` maps every key to `bits` index bits without two different attack sets
+    /// sharing a slot: if so, the lowest and highest index used.
+    #[inline]
+    pub(crate) fn test(&mut self, magic: u64, bits: u8) -> Option<(usize, usize)> {
+        let shift = 64 - u32::from(bits);
+        let index = |key: u64| key.wrapping_mul(magic) >> shift;
+        if self
+            .killers
+            .iter()
+            .any(|&(a, b)| a != b && index(a) == index(b))
+        {
+            return None;
+        }
+        match self.table.try_magic(&self.problem, magic, bits) {
+            Ok(span) => Some(span),
+            Err((first, second)) => {
+                let keys = &self.problem.keys;
+                self.killers[self.next_killer] = (keys[first], keys[second]);
+                self.next_killer = (self.next_killer + 1) % KILLERS;
+                // Move the colliding keys to the front: the next candidates meet them early.
+                let front = self.next_front;
+                self.next_front = (self.next_front + 2) % FRONT;
+                self.problem.promote(second, front);
+                self.problem.promote(first, front + 1);
+                None
+            }
+        }
+    }
+}
+
+/// One square's search state: its tester, its random stream and the running count.
+pub(crate) struct SquareSearch {
+    kind: SliderKind,
+    square: u8,
+    seed: u64,
+    tester: Tester,
+    rng: Xoshiro256PlusPlus,
     tried: u64,
     early_reject: bool,
 }
@@ -250,13 +299,8 @@ impl SquareSearch {
             kind,
             square,
             seed: config.seed,
-            problem: Problem::new(kind, square, config.scheme),
+            tester: Tester::new(kind, square, config.scheme),
             rng: Xoshiro256PlusPlus::seed_from_u64(stream_seed(kind, square, config.seed, offset)),
-            table: CollisionTable::new(),
-            // Equal keys never collide destructively, so the empty slots reject nothing.
-            killers: [(0, 0); KILLERS],
-            next_killer: 0,
-            next_front: 0,
             tried: 0,
             early_reject: config.scheme != Scheme::Black,
         }
@@ -274,7 +318,7 @@ impl SquareSearch {
     /// How many candidates the full-width search tries up to its first magic; `None` if more
     /// than `limit`.
     pub(crate) fn candidates_to_first_magic(&mut self, limit: u64) -> Option<u64> {
-        let bits = self.problem.mask.count_ones() as u8;
+        let bits = self.tester.mask().count_ones() as u8;
         self.next_magic(bits, Some(Budget::Attempts(limit)), false)?;
         Some(self.tried)
     }
@@ -318,31 +362,12 @@ impl SquareSearch {
             // occupancies over the full index range: reject it before touching the table.
             if self.early_reject
                 && !reduced
-                && (self.problem.mask.wrapping_mul(magic) >> 56).count_ones() < 6
+                && (self.tester.mask().wrapping_mul(magic) >> 56).count_ones() < 6
             {
                 continue;
             }
-            let shift = 64 - u32::from(bits);
-            let index = |key: u64| key.wrapping_mul(magic) >> shift;
-            if self
-                .killers
-                .iter()
-                .any(|&(a, b)| a != b && index(a) == index(b))
-            {
-                continue;
-            }
-            match self.table.try_magic(&self.problem, magic, bits) {
-                Ok((lowest, highest)) => return Some((magic, lowest, highest)),
-                Err((first, second)) => {
-                    let keys = &self.problem.keys;
-                    self.killers[self.next_killer] = (keys[first], keys[second]);
-                    self.next_killer = (self.next_killer + 1) % KILLERS;
-                    // Move the colliding keys to the front: the next candidates meet them early.
-                    let front = self.next_front;
-                    self.next_front = (self.next_front + 2) % FRONT;
-                    self.problem.promote(second, front);
-                    self.problem.promote(first, front + 1);
-                }
+            if let Some((lowest, highest)) = self.tester.test(magic, bits) {
+                return Some((magic, lowest, highest));
             }
         }
     }
@@ -355,7 +380,7 @@ pub fn find_square(kind: SliderKind, square: u8, config: &SearchConfig) -> Squar
     let full_bits = config
         .scheme
         .fixed_bits(kind)
-        .unwrap_or(search.problem.mask.count_ones() as u8);
+        .unwrap_or(search.tester.mask().count_ones() as u8);
     let (mut magic, lowest, highest) = search
         .next_magic(full_bits, None, false)
         .expect("an unbounded search always ends with a magic");

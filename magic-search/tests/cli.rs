@@ -399,3 +399,113 @@ mod export {
         );
     }
 }
+
+#[test]
+fn check_accepts_osbornes_a8_magic_and_names_the_collision_on_a1() {
+    let valid = magic_search(&["check", "rook", "a8", "0xEBFFFFB9FF9FC526", "--bits", "11"]);
+    assert!(valid.status.success(), "{}", stderr(&valid));
+    let text = stdout(&valid);
+    assert!(text.contains("rook a8, 11 bits, fancy"), "{text}");
+    assert!(text.contains("index span: "), "{text}");
+    assert!(text.contains("constructive collisions"), "{text}");
+
+    let invalid = magic_search(&["check", "rook", "a1", "0xEBFFFFB9FF9FC526", "--bits", "11"]);
+    assert_fails(
+        &invalid,
+        1,
+        "rook a1: 0xebffffb9ff9fc526 is not a 11-bit fancy magic",
+        "a1",
+    );
+    assert!(
+        stderr(&invalid).contains("occupancies 0x"),
+        "{}",
+        stderr(&invalid)
+    );
+
+    // The published 5-bit magic for bishop e8 uses indices 0 to 29.
+    let e8 = magic_search(&["check", "bishop", "e8", "0x4f68bcb9"]);
+    assert!(
+        stdout(&e8).contains("index span: 0 to 29 (30 slots)"),
+        "{}",
+        stdout(&e8)
+    );
+}
+
+#[test]
+fn hunt_proves_that_bishop_d8_has_no_4_bit_magic() {
+    let output = magic_search(&["hunt", "bishop", "d8", "--bits", "4", "--threads", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "result: no 4-bit fancy magic exists for bishop d8 (the range is the whole period)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("period: 0x4000000 (2^26)"), "{text}");
+}
+
+#[test]
+fn hunt_chunks_cover_the_range_and_find_the_published_magic() {
+    // Two chunks of bishop d8's 5-bit range: the second holds Fiekas's 0x208800.
+    let run = |chunk: &str| {
+        let output = magic_search(&[
+            "hunt",
+            "bishop",
+            "d8",
+            "--bits",
+            "5",
+            "--range",
+            "0x200000..0x210000",
+            "--chunk",
+            chunk,
+            "--keep",
+            "100000",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let (first, second) = (run("0/2"), run("1/2"));
+    assert!(first.contains("chunk 0/2: 0x200000..0x208000"), "{first}");
+    assert!(second.contains("chunk 1/2: 0x208000..0x210000"), "{second}");
+    assert!(
+        second.contains("0x0000000000208800  indices 0 to 31"),
+        "{second}"
+    );
+}
+
+#[test]
+fn check_and_hunt_refuse_bad_input_clearly() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["check", "rook", "i9", "1"], "'i9' is not a square"),
+        (&["check", "queen", "a1", "1"], "invalid value 'queen'"),
+        (&["check", "rook", "a1", "0xZZ"], "is not a number"),
+        (
+            &["check", "rook", "a1", "1", "--bits", "0"],
+            "0 index bits: expected 1 to 20",
+        ),
+        (&["hunt", "rook", "a1", "--bits", "30"], "30 index bits"),
+        (
+            &["hunt", "bishop", "d8", "--bits", "4", "--range", "9..3"],
+            "is empty",
+        ),
+        (
+            &["hunt", "bishop", "d8", "--bits", "4", "--chunk", "2/2"],
+            "is not a chunk",
+        ),
+    ];
+    for (args, expected) in cases {
+        let output = magic_search(args);
+        assert_fails(&output, 2, expected, &args.join(" "));
+    }
+    let past = magic_search(&[
+        "hunt",
+        "bishop",
+        "d8",
+        "--bits",
+        "4",
+        "--range",
+        "2^26..2^27",
+    ]);
+    assert_fails(&past, 2, "past the period", "range past the period");
+}

@@ -1,6 +1,9 @@
 //! One module per subcommand.
 
+pub(crate) mod check;
 pub(crate) mod export;
 pub(crate) mod find;
+pub(crate) mod hunt;
 pub(crate) mod pack;
+pub(crate) mod square;
 pub(crate) mod verify;

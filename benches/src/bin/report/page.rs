@@ -114,6 +114,7 @@ impl Report {
         };
         self.header(&mut w);
         self.lookups(&mut w)?;
+        self.streamed_queen(&mut w);
         self.perft(&mut w)?;
         self.engine_path(&mut w);
         self.setwise(&mut w);
@@ -283,6 +284,44 @@ impl Report {
             }
         }
         Ok(())
+    }
+
+    fn streamed_queen(&self, w: &mut Writer<'_>) {
+        w.line("## Streamed queen lookups (Gigantua's workload)\n");
+        self.measured(w, "streamed-queen/");
+        w.line(
+            "Millions of queen lookups per second (`cargo bench --bench lookups -- \
+             streamed-queen`): Gigantua's Chess_Movegen workload, which benchmarks the C++ \
+             twins of these methods: 5,000,000 `random & random` occupancies, twelve random \
+             squares each, one queen lookup (rook | bishop) per pair XOR-accumulated, inputs \
+             made beforehand and streamed, single thread; the loop runs inside the backend's \
+             level (`Slider::within`), as `Backend::run` raises it. *native / default*: the \
+             ratio of the two builds.\n",
+        );
+        let builds = self.builds();
+        let mut header = vec!["backend"];
+        header.extend(builds.iter().map(|(label, _, _)| *label));
+        if builds.len() == 2 {
+            header.push("native / default");
+        }
+        let mut table = Table::new(&header, 1, Best::Highest);
+        for row in backend_rows() {
+            let mut numbers: Vec<Option<f64>> = builds
+                .iter()
+                .map(|(_, _, estimates)| {
+                    estimates.millions_per_second(&format!("streamed-queen/{}", row.id))
+                })
+                .collect();
+            if let [default, native] = numbers[..] {
+                numbers.push(
+                    default
+                        .zip(native)
+                        .map(|(default, native)| native / default),
+                );
+            }
+            table.row(vec![row.label], numbers);
+        }
+        w.table(&table);
     }
 
     fn perft(&self, w: &mut Writer<'_>) -> Result<(), String> {

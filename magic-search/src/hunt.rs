@@ -1,0 +1,459 @@
+//! One square at a time: test a single magic ([`check_magic`]), or every candidate of a range
+//! ([`hunt`]): an exhaustive search whose empty result proves that the range holds no magic.
+//!
+//! A range can cover a square's whole space: the product `key * magic` is taken modulo 2^64,
+//! so magic bits at or above `64 - t`, where `t` is the fewest trailing zeros of any nonzero
+//! key, never reach the product, and every candidate acts like its remainder modulo
+//! [`Target::period`] (Niklas Fiekas, "Disproving the existence of some magics", 2017).
+
+use core::fmt;
+use core::ops::Range;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::geometry::{SliderKind, relevant_mask, square_name};
+use crate::scheme::Scheme;
+use crate::search::Tester;
+use crate::subsets::Subsets;
+use crate::verify::{SlotUse, VerifyError, occupancies_with_attacks};
+
+/// The most index bits [`check_magic`] and [`hunt`] take: 2^20 slots, far more than the 12 a
+/// rook's mask needs.
+pub const MAX_BITS: u8 = 20;
+
+/// One square, an index width and a scheme: what a magic is checked or hunted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    kind: SliderKind,
+    square: u8,
+    bits: u8,
+    scheme: Scheme,
+}
+
+/// Why a [`Target`] cannot be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetError {
+    /// A square number outside `0..64`.
+    Square(u8),
+    /// Index bits outside `1..=MAX_BITS`.
+    Bits(u8),
+}
+
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TargetError::Square(square) => write!(f, "square {square} is not in 0..64"),
+            TargetError::Bits(bits) => {
+                write!(f, "{bits} index bits: expected 1 to {MAX_BITS}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TargetError {}
+
+impl Target {
+    /// The target `kind` on `square` (`0..64`, a1 = 0) with `bits` index bits under `scheme`.
+    pub fn new(
+        kind: SliderKind,
+        square: u8,
+        bits: u8,
+        scheme: Scheme,
+    ) -> Result<Self, TargetError> {
+        if square >= 64 {
+            return Err(TargetError::Square(square));
+        }
+        if !(1..=MAX_BITS).contains(&bits) {
+            return Err(TargetError::Bits(bits));
+        }
+        Ok(Target {
+            kind,
+            square,
+            bits,
+            scheme,
+        })
+    }
+
+    /// The index bits a magic for this square needs at most: the mask's bit count, or the
+    /// scheme's fixed 12 (rook) or 9 (bishop).
+    pub fn full_bits(kind: SliderKind, square: u8, scheme: Scheme) -> u8 {
+        scheme
+            .fixed_bits(kind)
+            .unwrap_or(relevant_mask(kind, square % 64).count_ones() as u8)
+    }
+
+    /// The slider kind.
+    pub fn kind(&self) -> SliderKind {
+        self.kind
+    }
+
+    /// The square (`0..64`).
+    pub fn square(&self) -> u8 {
+        self.square
+    }
+
+    /// The index bits.
+    pub fn bits(&self) -> u8 {
+        self.bits
+    }
+
+    /// The scheme.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        let mask = relevant_mask(self.kind, self.square);
+        Subsets::new(mask).map(move |occupancy| self.scheme.key(occupancy, mask))
+    }
+
+    /// Candidates at or past this number act like their remainder modulo it: `2^(64 - t)`,
+    /// `t` the fewest trailing zeros of a nonzero key (the mask's lowest square for fancy and
+    /// fixed magics; black keys have bit 0 set, so their period is all 2^64 numbers).
+    pub fn period(&self) -> u128 {
+        let zeros = self
+            .keys()
+            .filter(|&key| key != 0)
+            .map(u64::trailing_zeros)
+            .min()
+            .unwrap_or(0);
+        1u128 << (64 - zeros)
+    }
+
+    /// No candidate below this number is a magic: for fancy and fixed magics,
+    /// `2^(64 - bits - t)`, below which the occupancy of the mask's lowest square alone lands
+    /// on index 0 with the empty occupancy, although their attacks differ. 0 for black magics.
+    pub fn lower_bound(&self) -> u128 {
+        match self.scheme {
+            Scheme::Black => 0,
+            Scheme::Fancy | Scheme::Fixed => {
+                let zeros = relevant_mask(self.kind, self.square).trailing_zeros();
+                1u128 << 64u32.saturating_sub(u32::from(self.bits) + zeros)
+            }
+        }
+    }
+
+    /// The whole space: every candidate that can differ from another, `0..period`.
+    pub fn space(&self) -> Range<u128> {
+        0..self.period()
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}, {} bits, {}",
+            self.kind,
+            square_name(self.square),
+            self.bits,
+            self.scheme
+        )
+    }
+}
+
+/// What [`check_magic`] found for a valid magic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MagicCheck {
+    /// The lowest index used.
+    pub lowest: usize,
+    /// The highest index used: a table for this square needs `highest + 1` entries.
+    pub highest: usize,
+    /// Distinct slots used.
+    pub used_slots: usize,
+    /// The square's relevant occupancies.
+    pub occupancies: usize,
+    /// Occupancies that share a slot with an earlier one holding the same attacks (constructive
+    /// collisions): `occupancies - used_slots`.
+    pub constructive: usize,
+}
+
+/// Checks `magic` on `target`'s square against the reference ray walker: every relevant
+/// occupancy, in the order of [`Subsets`]. On a destructive collision, the error names the two
+/// occupancies (as [`VerifyError::Collision`], the slot being the index).
+pub fn check_magic(target: Target, magic: u64) -> Result<MagicCheck, VerifyError> {
+    let mask = relevant_mask(target.kind, target.square);
+    let mut slots: HashMap<usize, (u64, u64)> = HashMap::new();
+    let (mut lowest, mut highest, mut occupancies) = (usize::MAX, 0, 0);
+    for (occupancy, attacks) in occupancies_with_attacks(target.kind, target.square) {
+        occupancies += 1;
+        let index = target.scheme.index(occupancy, mask, magic, target.bits);
+        let use_of = |occupancy| SlotUse {
+            kind: target.kind,
+            square: target.square,
+            occupancy,
+        };
+        match slots.get(&index) {
+            None => {
+                slots.insert(index, (occupancy, attacks));
+                lowest = lowest.min(index);
+                highest = highest.max(index);
+            }
+            Some(&(_, held)) if held == attacks => {}
+            Some(&(first, _)) => {
+                return Err(VerifyError::Collision {
+                    slot: index as i64,
+                    first: use_of(first),
+                    second: use_of(occupancy),
+                });
+            }
+        }
+    }
+    Ok(MagicCheck {
+        lowest,
+        highest,
+        used_slots: slots.len(),
+        occupancies,
+        constructive: occupancies - slots.len(),
+    })
+}
+
+/// A magic a hunt found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Found {
+    /// The magic.
+    pub magic: u64,
+    /// The lowest index it uses.
+    pub lowest: usize,
+    /// The highest index it uses.
+    pub highest: usize,
+}
+
+impl Found {
+    /// The slots from the lowest index used to the highest.
+    pub fn span(&self) -> usize {
+        self.highest - self.lowest + 1
+    }
+}
+
+/// What a hunt did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HuntReport {
+    /// The range asked for.
+    pub range: Range<u128>,
+    /// Candidates tested one by one.
+    pub tested: u128,
+    /// Candidates below [`Target::lower_bound`], rejected without a test.
+    pub below_bound: u128,
+    /// Whether the whole range was covered (false if the hunt was stopped).
+    pub complete: bool,
+    /// Magics found in all.
+    pub found_count: u64,
+    /// The smallest of the magics found (at most the number asked for), in increasing order.
+    pub found: Vec<Found>,
+    /// The magic found with the fewest slots from its lowest index to its highest (the smallest
+    /// magic among equals).
+    pub best: Option<Found>,
+}
+
+impl HuntReport {
+    /// Whether the range was covered and holds no magic: a proof over that range.
+    pub fn proves_none(&self) -> bool {
+        self.complete && self.found_count == 0
+    }
+}
+
+/// Candidates per block handed to a thread (and per progress report).
+const BLOCK: u128 = 1 << 20;
+
+/// Tests every candidate of `range` (clamped to [`Target::space`]) for `target` on `threads`
+/// threads (at least one). Keeps the `keep` smallest magics found and the one with the fewest
+/// slots; `progress` is called with the candidates covered since its last call; setting
+/// `stop` ends the hunt early (the report then says it is incomplete). The result does not
+/// depend on the thread count.
+pub fn hunt(
+    target: Target,
+    range: Range<u128>,
+    threads: usize,
+    keep: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+) -> HuntReport {
+    let period = target.period();
+    let range = range.start.min(period)..range.end.min(period);
+    let bound = target
+        .lower_bound()
+        .clamp(range.start, range.end.max(range.start));
+    let below_bound = bound - range.start;
+    if below_bound > 0 {
+        progress(u64::try_from(below_bound).unwrap_or(u64::MAX));
+    }
+    let to_test = bound..range.end.max(bound);
+    let blocks = (to_test.end - to_test.start).div_ceil(BLOCK);
+    let next_block = AtomicU64::new(0);
+    let blocks_done = AtomicU64::new(0);
+
+    let worker = || {
+        let mut tester = Tester::new(target.kind, target.square, target.scheme);
+        let (mut found, mut count, mut best): (Vec<Found>, u64, Option<Found>) =
+            (Vec::new(), 0, None);
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let block = u128::from(next_block.fetch_add(1, Ordering::Relaxed));
+            if block >= blocks {
+                break;
+            }
+            let start = to_test.start + block * BLOCK;
+            let end = (start + BLOCK).min(to_test.end);
+            // Every candidate of the space fits in 64 bits: the period is at most 2^64.
+            for candidate in start..end {
+                let magic = candidate as u64;
+                if let Some((lowest, highest)) = tester.test(magic, target.bits) {
+                    let here = Found {
+                        magic,
+                        lowest,
+                        highest,
+                    };
+                    count += 1;
+                    if best.is_none_or(|b| (here.span(), here.magic) < (b.span(), b.magic)) {
+                        best = Some(here);
+                    }
+                    if found.len() < keep {
+                        found.push(here);
+                    }
+                }
+            }
+            blocks_done.fetch_add(1, Ordering::Relaxed);
+            progress((end - start) as u64);
+        }
+        (found, count, best)
+    };
+    let parts: Vec<(Vec<Found>, u64, Option<Found>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(worker)).collect();
+        let mut parts = vec![worker()];
+        parts.extend(
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a hunt thread panicked")),
+        );
+        parts
+    });
+
+    let complete = u128::from(blocks_done.load(Ordering::Relaxed)) == blocks;
+    let mut found: Vec<Found> = parts
+        .iter()
+        .flat_map(|(f, _, _)| f.iter().copied())
+        .collect();
+    found.sort();
+    found.truncate(keep);
+    let best = parts
+        .iter()
+        .filter_map(|&(_, _, best)| best)
+        .min_by_key(|b| (b.span(), b.magic));
+    let tested = if complete {
+        to_test.end - to_test.start
+    } else {
+        // Blocks finish whole: what was covered is the blocks counted done.
+        let done = u128::from(blocks_done.load(Ordering::Relaxed));
+        (done * BLOCK).min(to_test.end - to_test.start)
+    };
+    HuntReport {
+        range,
+        tested,
+        below_bound,
+        complete,
+        found_count: parts.iter().map(|(_, count, _)| count).sum(),
+        found,
+        best,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A8: u8 = 56;
+    const D8: u8 = 59;
+    const E8: u8 = 60;
+
+    fn quiet(_: u64) {}
+
+    #[test]
+    fn osbornes_rook_magic_is_an_11_bit_magic_on_a8_only() {
+        // Grant Osborne's published reduced-bit rook magic for a8.
+        let magic = 0xEBFF_FFB9_FF9F_C526;
+        let a8 = Target::new(SliderKind::Rook, A8, 11, Scheme::Fancy).unwrap();
+        let check = check_magic(a8, magic).expect("valid on a8");
+        assert_eq!(check.occupancies, 4096);
+        assert!(check.highest < 2048);
+        assert_eq!(check.constructive, check.occupancies - check.used_slots);
+        assert!(check.constructive >= 4096 - 2048);
+        for square in [0, 7] {
+            let target = Target::new(SliderKind::Rook, square, 11, Scheme::Fancy).unwrap();
+            let error = check_magic(target, magic).unwrap_err();
+            let VerifyError::Collision { first, second, .. } = error else {
+                panic!("{error}");
+            };
+            assert_eq!(first.square, square);
+            assert_ne!(first.occupancy, second.occupancy);
+            assert!(error.to_string().contains("collide"));
+        }
+    }
+
+    #[test]
+    fn published_bishop_magics_use_the_published_spans() {
+        // Fiekas (2017): the best 5-bit magics for bishop d8 and e8, and their index spans.
+        let d8 = Target::new(SliderKind::Bishop, D8, 5, Scheme::Fancy).unwrap();
+        let check = check_magic(d8, 0x20_8800).unwrap();
+        assert_eq!((check.lowest, check.highest), (0, 31));
+        let e8 = Target::new(SliderKind::Bishop, E8, 5, Scheme::Fancy).unwrap();
+        let check = check_magic(e8, 0x4F68_BCB9).unwrap();
+        assert_eq!((check.lowest, check.highest), (0, 29));
+    }
+
+    #[test]
+    fn periods_and_bounds_follow_the_lowest_relevant_square() {
+        let d8 = Target::new(SliderKind::Bishop, D8, 4, Scheme::Fancy).unwrap();
+        assert_eq!(d8.period(), 1 << 26);
+        assert_eq!(d8.lower_bound(), 1 << 22);
+        let e8 = Target::new(SliderKind::Bishop, E8, 5, Scheme::Fancy).unwrap();
+        assert_eq!(e8.period(), 1 << 31);
+        let a1 = Target::new(SliderKind::Rook, 0, 11, Scheme::Fancy).unwrap();
+        assert_eq!(a1.period(), 1 << 63);
+        let black = Target::new(SliderKind::Rook, 0, 12, Scheme::Black).unwrap();
+        assert_eq!((black.period(), black.lower_bound()), (1 << 64, 0));
+        assert_eq!(
+            Target::new(SliderKind::Rook, 64, 12, Scheme::Fancy),
+            Err(TargetError::Square(64))
+        );
+        assert_eq!(
+            Target::new(SliderKind::Rook, 0, 21, Scheme::Fancy),
+            Err(TargetError::Bits(21))
+        );
+    }
+
+    #[test]
+    fn bishop_d8_has_no_4_bit_magic() {
+        // Fiekas (2017): disproven by covering d8's whole space of 2^26 candidates.
+        let d8 = Target::new(SliderKind::Bishop, D8, 4, Scheme::Fancy).unwrap();
+        let report = hunt(d8, d8.space(), 2, 4, &quiet, &AtomicBool::new(false));
+        assert!(report.proves_none(), "{report:?}");
+        assert_eq!(report.tested + report.below_bound, 1 << 26);
+    }
+
+    #[test]
+    fn hunts_find_what_check_accepts_whatever_the_thread_count() {
+        let d8 = Target::new(SliderKind::Bishop, D8, 5, Scheme::Fancy).unwrap();
+        let range = 0..(1 << 22) + 3 * BLOCK + 17;
+        let one = hunt(d8, range.clone(), 1, 8, &quiet, &AtomicBool::new(false));
+        let two = hunt(d8, range, 2, 8, &quiet, &AtomicBool::new(false));
+        assert_eq!(one, two);
+        assert!(one.complete && one.found_count > 0);
+        for found in &one.found {
+            let check = check_magic(d8, found.magic).unwrap();
+            assert_eq!((check.lowest, check.highest), (found.lowest, found.highest));
+        }
+        assert!(one.found.windows(2).all(|w| w[0].magic < w[1].magic));
+    }
+
+    #[test]
+    fn a_stopped_hunt_says_it_is_incomplete() {
+        let d8 = Target::new(SliderKind::Bishop, D8, 4, Scheme::Fancy).unwrap();
+        let report = hunt(d8, d8.space(), 1, 0, &quiet, &AtomicBool::new(true));
+        assert!(!report.complete);
+        assert!(!report.proves_none());
+        assert_eq!(report.tested, 0);
+    }
+}
