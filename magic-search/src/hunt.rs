@@ -8,7 +8,8 @@
 
 use core::fmt;
 use core::ops::Range;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::geometry::{SliderKind, relevant_mask, square_name};
@@ -226,77 +227,150 @@ impl Found {
     }
 }
 
-/// What a hunt did.
+/// A hunt's state: what it covered and found so far. A finished hunt, a checkpoint of an
+/// interrupted one and the merge of several chunks are all one of these
+/// ([`to_text`](Self::to_text) and [`parse`](Self::parse) write and read it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HuntReport {
-    /// The range asked for.
+    /// What is hunted for.
+    pub target: Target,
+    /// The candidates to cover (inside [`Target::space`]).
     pub range: Range<u128>,
-    /// Candidates tested one by one.
-    pub tested: u128,
-    /// Candidates below [`Target::lower_bound`], rejected without a test.
+    /// Every candidate from the range's start up to this one (excluded) is covered.
+    pub done: u128,
+    /// Of those, how many lay below [`Target::lower_bound`] (rejected without a test).
     pub below_bound: u128,
-    /// Whether the whole range was covered (false if the hunt was stopped).
-    pub complete: bool,
-    /// Magics found in all.
+    /// Magics found in the covered part.
     pub found_count: u64,
-    /// The smallest of the magics found (at most the number asked for), in increasing order.
+    /// The smallest of them, in increasing order (at most as many as the hunt was asked to
+    /// keep).
     pub found: Vec<Found>,
-    /// The magic found with the fewest slots from its lowest index to its highest (the smallest
-    /// magic among equals).
+    /// The one with the fewest slots from its lowest index to its highest (the smallest magic
+    /// among equals).
     pub best: Option<Found>,
 }
 
 impl HuntReport {
-    /// Whether the range was covered and holds no magic: a proof over that range.
+    /// A hunt of `range` for `target` that has covered nothing yet; the range is clamped to
+    /// the target's space.
+    pub fn new(target: Target, range: Range<u128>) -> Self {
+        let period = target.period();
+        let start = range.start.min(period);
+        HuntReport {
+            target,
+            range: start..range.end.clamp(start, period),
+            done: start,
+            below_bound: 0,
+            found_count: 0,
+            found: Vec::new(),
+            best: None,
+        }
+    }
+
+    /// Whether the whole range is covered.
+    pub fn complete(&self) -> bool {
+        self.done >= self.range.end
+    }
+
+    /// Candidates covered, tested or not.
+    pub fn covered(&self) -> u128 {
+        self.done - self.range.start
+    }
+
+    /// Whether the range is covered and holds no magic: a proof over that range.
     pub fn proves_none(&self) -> bool {
-        self.complete && self.found_count == 0
+        self.complete() && self.found_count == 0
+    }
+
+    /// Whether the range is the target's whole space: a complete hunt then covers every magic
+    /// there is.
+    pub fn is_whole_space(&self) -> bool {
+        self.range == self.target.space()
+    }
+
+    /// Adds `found` (magics of the candidates just past those covered, in increasing order),
+    /// keeping at most `keep` in the list.
+    fn record(&mut self, found: &[Found], count: u64, best: Option<Found>, keep: usize) {
+        let room = keep.saturating_sub(self.found.len());
+        self.found.extend(found.iter().take(room));
+        self.found_count += count;
+        if let Some(here) = best
+            && self
+                .best
+                .is_none_or(|b| (here.span(), here.magic) < (b.span(), b.magic))
+        {
+            self.best = Some(here);
+        }
     }
 }
 
-/// Candidates per block handed to a thread (and per progress report).
+/// Candidates per block handed to a thread.
 const BLOCK: u128 = 1 << 20;
 
-/// Tests every candidate of `range` (clamped to [`Target::space`]) for `target` on `threads`
-/// threads (at least one). Keeps the `keep` smallest magics found and the one with the fewest
-/// slots; `progress` is called with the candidates covered since its last call; setting
-/// `stop` ends the hunt early (the report then says it is incomplete). The result does not
-/// depend on the thread count.
+/// One block's findings, waiting until every block before it is done.
+struct BlockResult {
+    end: u128,
+    found: Vec<Found>,
+    count: u64,
+    best: Option<Found>,
+}
+
+/// The blocks finished out of order and the state they extend in order.
+struct Ledger {
+    report: HuntReport,
+    next: u64,
+    waiting: BTreeMap<u64, BlockResult>,
+}
+
+/// Continues `report`'s hunt from where it stopped, on `threads` threads (at least one),
+/// keeping the `keep` smallest magics found. `progress` is called with the candidates covered
+/// since its last call; `checkpoint` with the state each time it grows (from the thread that
+/// grew it: keep it short, or throttle it); setting `stop` ends the hunt early, keeping
+/// everything up to the first unfinished block. The result does not depend on the thread
+/// count, nor on where the hunt was stopped and resumed.
 pub fn hunt(
-    target: Target,
-    range: Range<u128>,
+    mut report: HuntReport,
     threads: usize,
     keep: usize,
     progress: &(dyn Fn(u64) + Sync),
+    checkpoint: &(dyn Fn(&HuntReport) + Sync),
     stop: &AtomicBool,
 ) -> HuntReport {
-    let period = target.period();
-    let range = range.start.min(period)..range.end.min(period);
+    let target = report.target;
     let bound = target
         .lower_bound()
-        .clamp(range.start, range.end.max(range.start));
-    let below_bound = bound - range.start;
-    if below_bound > 0 {
-        progress(u64::try_from(below_bound).unwrap_or(u64::MAX));
+        .clamp(report.done, report.range.end.max(report.done));
+    if bound > report.done {
+        report.below_bound += bound - report.done;
+        progress(u64::try_from(bound - report.done).unwrap_or(u64::MAX));
+        report.done = bound;
+        checkpoint(&report);
     }
-    let to_test = bound..range.end.max(bound);
-    let blocks = (to_test.end - to_test.start).div_ceil(BLOCK);
+    let from = report.done;
+    let to = report.range.end.max(from);
+    let blocks = (to - from).div_ceil(BLOCK);
     let next_block = AtomicU64::new(0);
-    let blocks_done = AtomicU64::new(0);
+    let ledger = Mutex::new(Ledger {
+        report,
+        next: 0,
+        waiting: BTreeMap::new(),
+    });
 
     let worker = || {
         let mut tester = Tester::new(target.kind, target.square, target.scheme);
-        let (mut found, mut count, mut best): (Vec<Found>, u64, Option<Found>) =
-            (Vec::new(), 0, None);
-        loop {
-            if stop.load(Ordering::Relaxed) {
+        while !stop.load(Ordering::Relaxed) {
+            let block = next_block.fetch_add(1, Ordering::Relaxed);
+            if u128::from(block) >= blocks {
                 break;
             }
-            let block = u128::from(next_block.fetch_add(1, Ordering::Relaxed));
-            if block >= blocks {
-                break;
-            }
-            let start = to_test.start + block * BLOCK;
-            let end = (start + BLOCK).min(to_test.end);
+            let start = from + u128::from(block) * BLOCK;
+            let end = (start + BLOCK).min(to);
+            let mut result = BlockResult {
+                end,
+                found: Vec::new(),
+                count: 0,
+                best: None,
+            };
             // Every candidate of the space fits in 64 bits: the period is at most 2^64.
             for candidate in start..end {
                 let magic = candidate as u64;
@@ -306,58 +380,51 @@ pub fn hunt(
                         lowest,
                         highest,
                     };
-                    count += 1;
-                    if best.is_none_or(|b| (here.span(), here.magic) < (b.span(), b.magic)) {
-                        best = Some(here);
+                    result.count += 1;
+                    if result
+                        .best
+                        .is_none_or(|b| (here.span(), here.magic) < (b.span(), b.magic))
+                    {
+                        result.best = Some(here);
                     }
-                    if found.len() < keep {
-                        found.push(here);
+                    if result.found.len() < keep {
+                        result.found.push(here);
                     }
                 }
             }
-            blocks_done.fetch_add(1, Ordering::Relaxed);
             progress((end - start) as u64);
+            let mut ledger = ledger
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            ledger.waiting.insert(block, result);
+            let mut grew = false;
+            loop {
+                let next = ledger.next;
+                let Some(ready) = ledger.waiting.remove(&next) else {
+                    break;
+                };
+                ledger
+                    .report
+                    .record(&ready.found, ready.count, ready.best, keep);
+                ledger.report.done = ready.end;
+                ledger.next += 1;
+                grew = true;
+            }
+            if grew {
+                checkpoint(&ledger.report);
+            }
         }
-        (found, count, best)
     };
-    let parts: Vec<(Vec<Found>, u64, Option<Found>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(worker)).collect();
-        let mut parts = vec![worker()];
-        parts.extend(
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a hunt thread panicked")),
-        );
-        parts
+    std::thread::scope(|scope| {
+        for _ in 1..threads.max(1) {
+            scope.spawn(worker);
+        }
+        worker();
     });
-
-    let complete = u128::from(blocks_done.load(Ordering::Relaxed)) == blocks;
-    let mut found: Vec<Found> = parts
-        .iter()
-        .flat_map(|(f, _, _)| f.iter().copied())
-        .collect();
-    found.sort();
-    found.truncate(keep);
-    let best = parts
-        .iter()
-        .filter_map(|&(_, _, best)| best)
-        .min_by_key(|b| (b.span(), b.magic));
-    let tested = if complete {
-        to_test.end - to_test.start
-    } else {
-        // Blocks finish whole: what was covered is the blocks counted done.
-        let done = u128::from(blocks_done.load(Ordering::Relaxed));
-        (done * BLOCK).min(to_test.end - to_test.start)
-    };
-    HuntReport {
-        range,
-        tested,
-        below_bound,
-        complete,
-        found_count: parts.iter().map(|(_, count, _)| count).sum(),
-        found,
-        best,
-    }
+    ledger
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .report
 }
 
 #[cfg(test)]
@@ -368,7 +435,17 @@ mod tests {
     const D8: u8 = 59;
     const E8: u8 = 60;
 
-    fn quiet(_: u64) {}
+    fn run(target: Target, range: Range<u128>, threads: usize, keep: usize) -> HuntReport {
+        let report = HuntReport::new(target, range);
+        hunt(
+            report,
+            threads,
+            keep,
+            &|_| {},
+            &|_| {},
+            &AtomicBool::new(false),
+        )
+    }
 
     #[test]
     fn osbornes_rook_magic_is_an_11_bit_magic_on_a8_only() {
@@ -428,19 +505,23 @@ mod tests {
     fn bishop_d8_has_no_4_bit_magic() {
         // Fiekas (2017): disproven by covering d8's whole space of 2^26 candidates.
         let d8 = Target::new(SliderKind::Bishop, D8, 4, Scheme::Fancy).unwrap();
-        let report = hunt(d8, d8.space(), 2, 4, &quiet, &AtomicBool::new(false));
-        assert!(report.proves_none(), "{report:?}");
-        assert_eq!(report.tested + report.below_bound, 1 << 26);
+        let report = run(d8, d8.space(), 2, 4);
+        assert!(
+            report.proves_none() && report.is_whole_space(),
+            "{report:?}"
+        );
+        assert_eq!(report.covered(), 1 << 26);
+        assert_eq!(report.below_bound, 1 << 22);
     }
 
     #[test]
     fn hunts_find_what_check_accepts_whatever_the_thread_count() {
         let d8 = Target::new(SliderKind::Bishop, D8, 5, Scheme::Fancy).unwrap();
         let range = 0..(1 << 22) + 3 * BLOCK + 17;
-        let one = hunt(d8, range.clone(), 1, 8, &quiet, &AtomicBool::new(false));
-        let two = hunt(d8, range, 2, 8, &quiet, &AtomicBool::new(false));
+        let one = run(d8, range.clone(), 1, 8);
+        let two = run(d8, range, 2, 8);
         assert_eq!(one, two);
-        assert!(one.complete && one.found_count > 0);
+        assert!(one.complete() && one.found_count > 0);
         for found in &one.found {
             let check = check_magic(d8, found.magic).unwrap();
             assert_eq!((check.lowest, check.highest), (found.lowest, found.highest));
@@ -451,9 +532,36 @@ mod tests {
     #[test]
     fn a_stopped_hunt_says_it_is_incomplete() {
         let d8 = Target::new(SliderKind::Bishop, D8, 4, Scheme::Fancy).unwrap();
-        let report = hunt(d8, d8.space(), 1, 0, &quiet, &AtomicBool::new(true));
-        assert!(!report.complete);
-        assert!(!report.proves_none());
-        assert_eq!(report.tested, 0);
+        let report = HuntReport::new(d8, d8.space());
+        let stopped = hunt(report, 1, 0, &|_| {}, &|_| {}, &AtomicBool::new(true));
+        assert!(!stopped.complete() && !stopped.proves_none());
+        // The part below the lower bound needs no test: it is covered at once.
+        assert_eq!(stopped.done, d8.lower_bound());
+    }
+
+    #[test]
+    fn a_hunt_stopped_anywhere_and_resumed_gives_the_same_result() {
+        let d8 = Target::new(SliderKind::Bishop, D8, 5, Scheme::Fancy).unwrap();
+        let range = (1 << 21)..(1 << 21) + 9 * BLOCK + 5;
+        let whole = run(d8, range.clone(), 2, 3);
+        // Stop after a few checkpoints, then resume from the last one, twice.
+        let mut state = HuntReport::new(d8, range);
+        for stop_after in [2, 3] {
+            let stop = AtomicBool::new(false);
+            let seen = AtomicU64::new(0);
+            let last = Mutex::new(None);
+            let checkpoint = |report: &HuntReport| {
+                *last.lock().unwrap() = Some(report.clone());
+                if seen.fetch_add(1, Ordering::Relaxed) + 1 >= stop_after {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            };
+            let _ = hunt(state.clone(), 2, 3, &|_| {}, &checkpoint, &stop);
+            let saved = last.into_inner().unwrap().expect("a checkpoint");
+            assert!(saved.done > state.done && !saved.complete());
+            state = saved;
+        }
+        let resumed = hunt(state, 1, 3, &|_| {}, &|_| {}, &AtomicBool::new(false));
+        assert_eq!(resumed, whole);
     }
 }

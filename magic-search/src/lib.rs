@@ -16,6 +16,7 @@
 pub mod export;
 pub mod geometry;
 pub mod hunt;
+pub mod hunt_file;
 pub mod magic_set;
 pub mod pack;
 pub mod scheme;
@@ -28,6 +29,7 @@ pub mod verify;
 pub use export::{Format, export};
 pub use geometry::SliderKind;
 pub use hunt::{Found, HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
+pub use hunt_file::{HuntFileError, MergeError};
 pub use magic_set::{Entry, MagicSet, ParseError};
 pub use pack::{Packed, pack};
 pub use scheme::Scheme;

@@ -29,6 +29,7 @@ enum Command {
     Export(commands::export::ExportArgs),
     Check(commands::check::CheckArgs),
     Hunt(commands::hunt::HuntArgs),
+    Merge(commands::hunt::MergeArgs),
 }
 
 /// A failure that ends the program: the message, and the exit code (1 for a set that does not
@@ -65,6 +66,7 @@ fn main() -> ExitCode {
         Some(Command::Export(args)) => commands::export::run(&args),
         Some(Command::Check(args)) => commands::check::run(&args),
         Some(Command::Hunt(args)) => commands::hunt::run(&args),
+        Some(Command::Merge(args)) => commands::hunt::run_merge(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -509,3 +509,128 @@ fn check_and_hunt_refuse_bad_input_clearly() {
     ]);
     assert_fails(&past, 2, "past the period", "range past the period");
 }
+
+/// The hunt state in `path`, comments left out.
+fn hunt_state(path: &Path) -> magic_search::HuntReport {
+    let text = std::fs::read_to_string(path).unwrap();
+    magic_search::HuntReport::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_killed_hunt_resumes_from_its_checkpoint_and_ends_with_the_same_result() {
+    let dir = scratch("hunt_resume");
+    let (resumed, whole) = (dir.join("resumed.hunt"), dir.join("whole.hunt"));
+    let args = |file: &Path| {
+        [
+            "hunt",
+            "bishop",
+            "e8",
+            "--bits",
+            "4",
+            "--range",
+            "0x8000000..0x30000000",
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "0s",
+            "--checkpoint",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .chain([path_str(file).to_owned()])
+        .collect::<Vec<_>>()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_magic-search"))
+        .args(args(&resumed))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a checkpoint shows progress (and before it ends).
+    let started = std::time::Instant::now();
+    let saved = loop {
+        if let Ok(text) = std::fs::read_to_string(&resumed)
+            && let Ok(state) = magic_search::HuntReport::parse(&text)
+            && state.covered() > 0
+        {
+            break state;
+        }
+        assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let at_kill = hunt_state(&resumed);
+    assert!(!at_kill.complete(), "the hunt ended before it was killed");
+    assert!(at_kill.done >= saved.done);
+
+    let again = magic_search(
+        &args(&resumed)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(stdout(&again).contains("resumed: "), "{}", stdout(&again));
+    assert!(stdout(&again).contains("result: no magic in 0x8000000..0x30000000"));
+    let uninterrupted = magic_search(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(uninterrupted.status.success(), "{}", stderr(&uninterrupted));
+    assert_eq!(hunt_state(&resumed), hunt_state(&whole));
+}
+
+#[test]
+fn chunks_hunted_by_separate_processes_merge_into_the_whole_result() {
+    let dir = scratch("hunt_merge");
+    let hunt_args = |chunk: &str, file: &Path| {
+        let mut args: Vec<String> = ["hunt", "bishop", "d8", "--bits", "5", "--keep", "1000"]
+            .map(str::to_owned)
+            .to_vec();
+        args.extend(["--chunk".to_owned(), chunk.to_owned()]);
+        args.extend(["--checkpoint".to_owned(), path_str(file).to_owned()]);
+        args
+    };
+    let files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("part{i}.hunt"))).collect();
+    let children: Vec<_> = files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            Command::new(env!("CARGO_BIN_EXE_magic-search"))
+                .args(hunt_args(&format!("{i}/3"), file))
+                .output()
+        })
+        .collect();
+    for child in children {
+        assert!(child.unwrap().status.success());
+    }
+    let merged_file = dir.join("merged.hunt");
+    let mut merge: Vec<&str> = vec!["merge", "--keep", "1000", "--out", path_str(&merged_file)];
+    merge.extend(files.iter().rev().map(|f| path_str(f)));
+    let output = magic_search(&merge);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("found: "), "{}", stdout(&output));
+
+    let whole_file = dir.join("whole.hunt");
+    let whole = magic_search(
+        &hunt_args("0/1", &whole_file)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    assert_eq!(hunt_state(&merged_file), hunt_state(&whole_file));
+
+    // A missing chunk, and a tampered magic, are refused.
+    let gap = magic_search(&["merge", path_str(&files[0]), path_str(&files[2])]);
+    assert_fails(&gap, 2, "a chunk is missing", "merge with a gap");
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let best = text.lines().find(|l| l.starts_with("best ")).unwrap();
+    let magic = best.split_whitespace().nth(1).unwrap();
+    let tampered = text.replace(&format!("best {magic} "), "best 0x1 ");
+    std::fs::write(&files[1], tampered).unwrap();
+    let bad = magic_search(&[
+        "merge",
+        path_str(&files[0]),
+        path_str(&files[1]),
+        path_str(&files[2]),
+    ]);
+    assert!(!bad.status.success(), "{}", stdout(&bad));
+}

@@ -1,15 +1,21 @@
-//! `magic-search hunt`: every candidate of a range for one square.
+//! `magic-search hunt`: every candidate of a range for one square, resumable; and `merge`,
+//! which combines the chunks' results.
 
 use core::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{Scheme, SliderKind, hunt};
+use magic_search::geometry::square_name;
+use magic_search::{HuntReport, Scheme, SliderKind, check_magic, hunt};
 
 use crate::Failure;
+use crate::commands::find::parse_duration;
 use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
+use crate::files::{Output, command_line};
 
 /// Try every candidate magic of a range for one square: the magics it holds, or a proof that
 /// it holds none.
@@ -18,7 +24,8 @@ use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
 /// fancy and fixed magics) act like their remainder, so the default range, the whole period,
 /// covers every magic there is: finding none proves that no magic with that many bits exists.
 /// --chunk splits the range for several processes or machines (a batch scheduler's array
-/// index); each chunk's result holds for its part.
+/// index); --checkpoint keeps the progress in a file, so that a stopped hunt resumes where it
+/// stopped; `merge` combines the chunks' files into one result.
 #[derive(Debug, Args)]
 pub(crate) struct HuntArgs {
     /// rook or bishop.
@@ -43,14 +50,44 @@ pub(crate) struct HuntArgs {
     #[arg(long, value_parser = parse_chunk, default_value = "0/1")]
     chunk: (u32, u32),
 
+    /// Keep the progress in this file and resume from it if it exists (same target, range and
+    /// chunk); it ends as the chunk's result, for `merge`.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+
+    /// How often to write the checkpoint, such as `30s` or `5m`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    checkpoint_every: Duration,
+
     /// Threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
 
-    /// How many magics to print (the smallest found); the one with the fewest slots is always
-    /// printed.
-    #[arg(long, default_value_t = 16)]
-    keep: usize,
+    /// How many magics to list (the smallest found); the one with the fewest slots is always
+    /// listed.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
+    keep: u32,
+}
+
+/// Combine the checkpoint files of a hunt's chunks into one result (a proof when no chunk
+/// found a magic and the chunks cover the whole period).
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The chunks' checkpoint files, in any order.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+
+    /// Write the merged result to this file (the same format).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+
+    /// Overwrite --out if it exists.
+    #[arg(long)]
+    force: bool,
+
+    /// How many magics to list.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
+    keep: u32,
 }
 
 fn parse_range(text: &str) -> Result<Range<u128>, String> {
@@ -84,12 +121,37 @@ fn chunk_of(range: &Range<u128>, (index, count): (u32, u32)) -> Range<u128> {
     at(index)..at(index + 1)
 }
 
+/// The largest checkpoint file read: far above what `--keep`'s limit writes.
+const MAX_STATE_BYTES: u64 = 256 << 20;
+
+/// Reads a hunt state file.
+fn read_state(path: &Path) -> Result<HuntReport, Failure> {
+    let cannot =
+        |error: std::io::Error| Failure::input(format!("cannot read {}: {error}", path.display()));
+    let size = std::fs::metadata(path).map_err(cannot)?.len();
+    if size > MAX_STATE_BYTES {
+        return Err(Failure::input(format!(
+            "{}: {size} bytes, more than a hunt state file holds ({MAX_STATE_BYTES})",
+            path.display()
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(cannot)?;
+    HuntReport::parse(&text).map_err(|error| Failure::input(format!("{}: {error}", path.display())))
+}
+
+/// The file's text for `report`.
+fn state_text(report: &HuntReport) -> String {
+    report.to_text(&[
+        "bitforge hunt state, written by magic-search".to_owned(),
+        format!("command: {}", command_line()),
+    ])
+}
+
 pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
     let kind = SliderKind::from(args.piece);
     let target = target(kind, args.square, Some(args.bits), args.scheme)?;
     let period = target.period();
-    let space = target.space();
-    let range = args.range.clone().unwrap_or(space.clone());
+    let range = args.range.clone().unwrap_or(target.space());
     if range.start >= period {
         return Err(Failure::input(format!(
             "the range starts at {:#x}, past the period {period:#x} of {target}: candidates \
@@ -103,6 +165,33 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         .threads
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let keep = args.keep as usize;
+
+    let fresh = HuntReport::new(target, chunk.clone());
+    let start = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            let saved = read_state(path)?;
+            if saved.target != fresh.target || saved.range != fresh.range {
+                return Err(Failure::input(format!(
+                    "{} holds a hunt of {} over {:#x}..{:#x}, not this one ({} over \
+                     {:#x}..{:#x}): use another checkpoint file",
+                    path.display(),
+                    saved.target,
+                    saved.range.start,
+                    saved.range.end,
+                    target,
+                    chunk.start,
+                    chunk.end
+                )));
+            }
+            saved
+        }
+        _ => fresh,
+    };
+    let checkpoint_file = args.checkpoint.as_ref().map(|path| Output {
+        path: Some(path.clone()),
+        force: true,
+    });
 
     println!("target: {target}");
     println!(
@@ -119,6 +208,13 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         chunk.end,
         chunk.end - chunk.start
     );
+    if start.covered() > 0 {
+        println!(
+            "resumed: {} candidates already covered, up to {:#x}",
+            start.covered(),
+            start.done
+        );
+    }
 
     let total = u64::try_from(chunk.end - chunk.start).unwrap_or(u64::MAX);
     let progress = ProgressBar::new(total).with_style(
@@ -128,19 +224,51 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         .expect("the template is valid")
         .progress_chars("=> "),
     );
+    progress.set_position(u64::try_from(start.covered()).unwrap_or(u64::MAX));
+    progress.reset_eta();
+    let covered_before = start.covered();
     let started = Instant::now();
+    let last_write = Mutex::new(Instant::now());
+    let write_error = Mutex::new(None);
+    let save = |report: &HuntReport| {
+        let Some(file) = &checkpoint_file else {
+            return;
+        };
+        let mut last = last_write.lock().unwrap_or_else(|p| p.into_inner());
+        if last.elapsed() >= args.checkpoint_every {
+            *last = Instant::now();
+            if let Err(failure) = file.write(&state_text(report)) {
+                *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(failure);
+            }
+        }
+    };
     let stop = AtomicBool::new(false);
-    let report = hunt(
-        target,
-        chunk.clone(),
-        threads,
-        args.keep,
-        &|covered| progress.inc(covered),
-        &stop,
-    );
+    let report = hunt(start, threads, keep, &|n| progress.inc(n), &save, &stop);
     let seconds = started.elapsed().as_secs_f64();
     progress.finish_and_clear();
+    if let Some(failure) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(failure);
+    }
+    if let Some(file) = &checkpoint_file {
+        file.write(&state_text(&report))?;
+    }
 
+    let covered_now = report.covered() - covered_before;
+    println!(
+        "covered: {covered_now} candidates in {seconds:.2} s ({:.1} million per second, \
+         {threads} threads)",
+        covered_now as f64 / seconds.max(1e-9) / 1e6
+    );
+    print_result(&report);
+    if let Some(path) = &args.checkpoint {
+        println!("written: {}", path.display());
+    }
+    Ok(())
+}
+
+/// Prints what a finished hunt (or merge) found, or what it proved.
+fn print_result(report: &HuntReport) {
+    let target = report.target;
     if report.below_bound > 0 {
         println!(
             "below the lower bound {:#x}: {} candidates rejected without a test (the lowest \
@@ -149,25 +277,23 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
             report.below_bound
         );
     }
-    println!(
-        "tested: {} candidates in {seconds:.2} s ({:.1} million per second, {threads} threads)",
-        report.tested,
-        report.tested as f64 / seconds.max(1e-9) / 1e6
-    );
     if report.found_count == 0 {
-        let scope = if chunk == space {
+        let scope = if report.is_whole_space() {
             format!(
                 "no {}-bit {} magic exists for {} {} (the range is the whole period)",
                 target.bits(),
                 target.scheme(),
-                kind,
-                magic_search::geometry::square_name(target.square())
+                target.kind(),
+                square_name(target.square())
             )
         } else {
-            format!("no magic in {:#x}..{:#x}", chunk.start, chunk.end)
+            format!(
+                "no magic in {:#x}..{:#x}",
+                report.range.start, report.range.end
+            )
         };
         println!("result: {scope}");
-        return Ok(());
+        return;
     }
     println!("found: {} magics", report.found_count);
     for found in &report.found {
@@ -184,6 +310,52 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
             best.highest,
             best.span()
         );
+    }
+}
+
+pub(crate) fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
+    let output = Output {
+        path: args.out.clone(),
+        force: args.force,
+    };
+    if args.out.is_some() {
+        output.check_writable()?;
+    }
+    let parts = args
+        .files
+        .iter()
+        .map(|path| read_state(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    // A file can be edited: every magic it lists is checked again.
+    for (path, part) in args.files.iter().zip(&parts) {
+        for found in part.best.iter().chain(&part.found) {
+            let valid = check_magic(part.target, found.magic)
+                .is_ok_and(|c| (c.lowest, c.highest) == (found.lowest, found.highest));
+            if !valid {
+                return Err(Failure::invalid(format!(
+                    "{}: {:#x} is not a magic for {} with indices {} to {}",
+                    path.display(),
+                    found.magic,
+                    part.target,
+                    found.lowest,
+                    found.highest
+                )));
+            }
+        }
+    }
+    let merged = HuntReport::merge(&parts, args.keep as usize)
+        .map_err(|error| Failure::input(format!("cannot merge: {error}")))?;
+    println!("target: {}", merged.target);
+    println!(
+        "range: {:#x}..{:#x} ({} candidates, {} files)",
+        merged.range.start,
+        merged.range.end,
+        merged.covered(),
+        parts.len()
+    );
+    print_result(&merged);
+    if args.out.is_some() {
+        output.write(&state_text(&merged))?;
     }
     Ok(())
 }

@@ -1,0 +1,480 @@
+//! The hunt state file: a hunt's checkpoint, its result, and the merge of several chunks'.
+//!
+//! ```text
+//! # comments start with '#'
+//! bitforge-hunt 1
+//! target bishop e8 4 fancy
+//! range 0x0 0x80000000
+//! done 0x80000000
+//! below-bound 0x8000000
+//! found-count 0
+//! best 0x4f68bcb9 0 29        (the magic with the fewest slots, if any)
+//! found 0x208800 0 31         (any number of lines, in increasing order)
+//! ```
+//!
+//! Every candidate of `range` (start included, end excluded) below `done` is covered;
+//! `below-bound` of them lay below the target's lower bound. A file is complete when `done` is
+//! the range's end.
+
+use core::fmt;
+use core::ops::Range;
+
+use crate::geometry::{SliderKind, parse_square, square_name};
+use crate::hunt::{Found, HuntReport, Target};
+use crate::scheme::Scheme;
+
+/// The format's first line.
+const HEADER: &str = "bitforge-hunt 1";
+
+/// The most `found` lines a file may hold: a hunt keeps what it was asked to, and a file that
+/// claims more is refused before it fills memory.
+pub const MAX_FOUND_LINES: usize = 1 << 20;
+
+/// Why a hunt state file was refused: the line (1-based; 0 for the file as a whole) and what
+/// is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HuntFileError {
+    /// The line, from 1; 0 when something is missing.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for HuntFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for HuntFileError {}
+
+/// Why chunks' results cannot be merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// Nothing to merge.
+    Empty,
+    /// Part `part` (0-based, in the order given) hunts for something else than part 0.
+    OtherTarget {
+        /// The part.
+        part: usize,
+    },
+    /// Part `part` has not covered its range.
+    Incomplete {
+        /// The part.
+        part: usize,
+    },
+    /// Ranges that do not meet end to start once sorted: a gap or an overlap.
+    NotAdjacent {
+        /// Where one range ends.
+        end: u128,
+        /// Where the next one starts.
+        next_start: u128,
+    },
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::Empty => f.write_str("nothing to merge"),
+            MergeError::OtherTarget { part } => {
+                write!(f, "part {} hunts for something else than part 1", part + 1)
+            }
+            MergeError::Incomplete { part } => write!(
+                f,
+                "part {} has not covered its range yet (resume it first)",
+                part + 1
+            ),
+            MergeError::NotAdjacent { end, next_start } if next_start > end => write!(
+                f,
+                "the candidates {end:#x}..{next_start:#x} are in no part (a chunk is missing)"
+            ),
+            MergeError::NotAdjacent { end, next_start } => write!(
+                f,
+                "two parts overlap from {next_start:#x} to {end:#x} (a chunk is given twice?)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+fn hex(n: u128) -> String {
+    format!("{n:#x}")
+}
+
+fn found_text(found: &Found) -> String {
+    format!("{:#x} {} {}", found.magic, found.lowest, found.highest)
+}
+
+impl HuntReport {
+    /// The state as a hunt state file, `comments` first.
+    pub fn to_text(&self, comments: &[String]) -> String {
+        let t = &self.target;
+        let mut lines: Vec<String> = comments.iter().map(|c| format!("# {c}")).collect();
+        lines.push(HEADER.to_owned());
+        lines.push(format!(
+            "target {} {} {} {}",
+            t.kind(),
+            square_name(t.square()),
+            t.bits(),
+            t.scheme()
+        ));
+        lines.push(format!(
+            "range {} {}",
+            hex(self.range.start),
+            hex(self.range.end)
+        ));
+        lines.push(format!("done {}", hex(self.done)));
+        lines.push(format!("below-bound {}", hex(self.below_bound)));
+        lines.push(format!("found-count {}", self.found_count));
+        if let Some(best) = &self.best {
+            lines.push(format!("best {}", found_text(best)));
+        }
+        lines.extend(
+            self.found
+                .iter()
+                .map(|f| format!("found {}", found_text(f))),
+        );
+        let mut text = lines.join("\n");
+        text.push('\n');
+        text
+    }
+
+    /// Reads a hunt state file, checking that every field is consistent with the target and
+    /// the range (a file that parses is one a hunt can resume or a merge can use).
+    pub fn parse(text: &str) -> Result<Self, HuntFileError> {
+        let mut fields = Fields::default();
+        let mut header = false;
+        for (number, line) in text.lines().enumerate() {
+            let number = number + 1;
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let fail = |message: String| HuntFileError {
+                line: number,
+                message,
+            };
+            if !header {
+                if line != HEADER {
+                    return Err(fail(format!(
+                        "expected '{HEADER}' (a hunt state file, version 1), found '{line}'"
+                    )));
+                }
+                header = true;
+                continue;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            fields.read(&words).map_err(fail)?;
+        }
+        if !header {
+            return Err(HuntFileError {
+                line: 0,
+                message: format!("no '{HEADER}' line: not a hunt state file"),
+            });
+        }
+        fields.finish()
+    }
+
+    /// Combines the results of chunks that together cover one range (in any order): the same
+    /// target, every part complete, the ranges meeting end to start. The magics listed are the
+    /// `keep` smallest of those the parts list.
+    pub fn merge(parts: &[HuntReport], keep: usize) -> Result<HuntReport, MergeError> {
+        let first = parts.first().ok_or(MergeError::Empty)?;
+        if let Some(part) = parts.iter().position(|p| p.target != first.target) {
+            return Err(MergeError::OtherTarget { part });
+        }
+        if let Some(part) = parts.iter().position(|p| !p.complete()) {
+            return Err(MergeError::Incomplete { part });
+        }
+        let mut sorted: Vec<&HuntReport> = parts.iter().collect();
+        sorted.sort_by_key(|p| (p.range.start, p.range.end));
+        for pair in sorted.windows(2) {
+            if pair[0].range.end != pair[1].range.start {
+                return Err(MergeError::NotAdjacent {
+                    end: pair[0].range.end,
+                    next_start: pair[1].range.start,
+                });
+            }
+        }
+        let start = sorted[0].range.start;
+        let end = sorted[sorted.len() - 1].range.end;
+        let mut merged = HuntReport::new(first.target, start..end);
+        merged.done = end;
+        for part in sorted {
+            merged.below_bound += part.below_bound;
+            merged.found_count += part.found_count;
+            let room = keep.saturating_sub(merged.found.len());
+            merged.found.extend(part.found.iter().take(room));
+            if let Some(best) = part.best
+                && merged
+                    .best
+                    .is_none_or(|b| (best.span(), best.magic) < (b.span(), b.magic))
+            {
+                merged.best = Some(best);
+            }
+        }
+        Ok(merged)
+    }
+}
+
+/// The fields of a file as they are read.
+#[derive(Default)]
+struct Fields {
+    target: Option<Target>,
+    range: Option<Range<u128>>,
+    done: Option<u128>,
+    below_bound: Option<u128>,
+    found_count: Option<u64>,
+    best: Option<Found>,
+    found: Vec<Found>,
+}
+
+fn number(text: &str) -> Result<u128, String> {
+    text.strip_prefix("0x")
+        .and_then(|hex| u128::from_str_radix(hex, 16).ok())
+        .filter(|&n| n <= 1u128 << 64)
+        .ok_or_else(|| format!("'{text}' is not a 0x-prefixed number up to 2^64"))
+}
+
+fn found(words: &[&str]) -> Result<Found, String> {
+    let [magic, lowest, highest] = words else {
+        return Err("expected a magic and its lowest and highest index".to_owned());
+    };
+    let magic = number(magic).and_then(|n| {
+        u64::try_from(n).map_err(|_| format!("magic {n:#x} does not fit in 64 bits"))
+    })?;
+    let index = |text: &str| {
+        text.parse::<usize>()
+            .map_err(|_| format!("'{text}' is not an index"))
+    };
+    Ok(Found {
+        magic,
+        lowest: index(lowest)?,
+        highest: index(highest)?,
+    })
+}
+
+fn set_once<T>(slot: &mut Option<T>, value: T, key: &str) -> Result<(), String> {
+    if slot.is_some() {
+        return Err(format!("'{key}' is given twice"));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+impl Fields {
+    fn read(&mut self, words: &[&str]) -> Result<(), String> {
+        match words {
+            ["target", kind, square, bits, scheme] => {
+                let kind = match *kind {
+                    "rook" => SliderKind::Rook,
+                    "bishop" => SliderKind::Bishop,
+                    other => return Err(format!("'{other}' is not rook or bishop")),
+                };
+                let square =
+                    parse_square(square).ok_or_else(|| format!("'{square}' is not a square"))?;
+                let bits: u8 = bits
+                    .parse()
+                    .map_err(|_| format!("'{bits}' is not a bit count"))?;
+                let scheme: Scheme = scheme.parse().map_err(|e| format!("{e}"))?;
+                let target = Target::new(kind, square, bits, scheme).map_err(|e| format!("{e}"))?;
+                set_once(&mut self.target, target, "target")
+            }
+            ["range", start, end] => {
+                set_once(&mut self.range, number(start)?..number(end)?, "range")
+            }
+            ["done", done] => set_once(&mut self.done, number(done)?, "done"),
+            ["below-bound", n] => set_once(&mut self.below_bound, number(n)?, "below-bound"),
+            ["found-count", n] => {
+                let n = n.parse().map_err(|_| format!("'{n}' is not a count"))?;
+                set_once(&mut self.found_count, n, "found-count")
+            }
+            ["best", rest @ ..] => set_once(&mut self.best, found(rest)?, "best"),
+            ["found", rest @ ..] => {
+                if self.found.len() >= MAX_FOUND_LINES {
+                    return Err(format!("more than {MAX_FOUND_LINES} 'found' lines"));
+                }
+                self.found.push(found(rest)?);
+                Ok(())
+            }
+            [key, ..] => Err(format!(
+                "unknown or malformed line '{key} ...' (expected target, range, done, \
+                 below-bound, found-count, best or found)"
+            )),
+            [] => Ok(()),
+        }
+    }
+
+    fn finish(self) -> Result<HuntReport, HuntFileError> {
+        let missing = |key: &str| HuntFileError {
+            line: 0,
+            message: format!("the '{key}' line is missing"),
+        };
+        let wrong = |message: String| HuntFileError { line: 0, message };
+        let target = self.target.ok_or_else(|| missing("target"))?;
+        let range = self.range.ok_or_else(|| missing("range"))?;
+        let done = self.done.ok_or_else(|| missing("done"))?;
+        let below_bound = self.below_bound.ok_or_else(|| missing("below-bound"))?;
+        let found_count = self.found_count.ok_or_else(|| missing("found-count"))?;
+        let period = target.period();
+        if range.start > range.end || range.end > period {
+            return Err(wrong(format!(
+                "the range {:#x}..{:#x} is not inside the target's space 0x0..{period:#x}",
+                range.start, range.end
+            )));
+        }
+        if !range.contains(&done) && done != range.end {
+            return Err(wrong(format!("done {done:#x} is outside the range")));
+        }
+        if below_bound > done - range.start {
+            return Err(wrong(format!(
+                "below-bound {below_bound:#x} is more than the candidates covered"
+            )));
+        }
+        if (found_count as u128) < self.found.len() as u128
+            || (found_count > 0) != self.best.is_some()
+        {
+            return Err(wrong(
+                "found-count disagrees with the 'found' and 'best' lines".to_owned(),
+            ));
+        }
+        let slots = 1usize << target.bits();
+        for f in self.best.iter().chain(&self.found) {
+            if !(range.start..done).contains(&u128::from(f.magic))
+                || f.lowest > f.highest
+                || f.highest >= slots
+            {
+                return Err(wrong(format!(
+                    "{} does not fit the covered range and {} index bits",
+                    found_text(f),
+                    target.bits()
+                )));
+            }
+        }
+        if !self.found.windows(2).all(|w| w[0].magic < w[1].magic) {
+            return Err(wrong(
+                "the 'found' lines are not in increasing order".to_owned(),
+            ));
+        }
+        Ok(HuntReport {
+            target,
+            range,
+            done,
+            below_bound,
+            found_count,
+            found: self.found,
+            best: self.best,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> HuntReport {
+        let target = Target::new(SliderKind::Bishop, 59, 5, Scheme::Fancy).unwrap();
+        let mut report = HuntReport::new(target, 0x20_0000..0x21_0000);
+        report.done = 0x20_9000;
+        report.below_bound = 0;
+        report.found_count = 3;
+        let found = |magic, highest| Found {
+            magic,
+            lowest: 0,
+            highest,
+        };
+        report.found = vec![found(0x20_8800, 31), found(0x20_8801, 31)];
+        report.best = Some(found(0x20_8800, 31));
+        report
+    }
+
+    #[test]
+    fn a_state_round_trips_through_its_text() {
+        let report = sample();
+        let text = report.to_text(&["written by a test".to_owned()]);
+        assert!(text.starts_with("# written by a test\nbitforge-hunt 1\n"));
+        assert_eq!(HuntReport::parse(&text), Ok(report));
+    }
+
+    #[test]
+    fn bad_files_name_the_line_and_the_fault() {
+        let good = sample().to_text(&[]);
+        let cases = [
+            (
+                good.replace("bitforge-hunt 1", "bitforge-hunt 2"),
+                "line 1: expected",
+            ),
+            (
+                good.replace("target bishop d8", "target queen d8"),
+                "'queen' is not rook",
+            ),
+            (
+                good.replace("done 0x209000", "done 0x300000"),
+                "outside the range",
+            ),
+            (good.replace("found-count 3", "found-count 1"), "disagrees"),
+            (
+                good.replace("found 0x208801", "found 0x20a000"),
+                "does not fit",
+            ),
+            (
+                good.replace("range 0x200000 0x210000", "range 0x0 0x8000000"),
+                "not inside",
+            ),
+            (
+                good.replace("below-bound 0x0\n", ""),
+                "'below-bound' line is missing",
+            ),
+            (format!("{good}done 0x200000\n"), "given twice"),
+            (
+                good.replace("found 0x208800 0 31", "found 0x208800 0"),
+                "expected a magic",
+            ),
+            (String::new(), "not a hunt state file"),
+        ];
+        for (text, expected) in cases {
+            let error = HuntReport::parse(&text).unwrap_err().to_string();
+            assert!(error.contains(expected), "{expected}: {error}");
+        }
+    }
+
+    #[test]
+    fn merges_need_every_chunk_once_and_complete() {
+        let target = Target::new(SliderKind::Bishop, 59, 4, Scheme::Fancy).unwrap();
+        let part = |range: Range<u128>| {
+            let mut report = HuntReport::new(target, range.clone());
+            report.done = range.end;
+            report.below_bound = 1;
+            report
+        };
+        let whole = HuntReport::merge(&[part(10..20), part(0..10), part(20..30)], 8).unwrap();
+        assert_eq!(
+            (whole.range.clone(), whole.done, whole.below_bound),
+            (0..30, 30, 3)
+        );
+        assert!(whole.proves_none());
+        let gap = HuntReport::merge(&[part(0..10), part(12..30)], 8).unwrap_err();
+        assert!(gap.to_string().contains("a chunk is missing"), "{gap}");
+        let overlap = HuntReport::merge(&[part(0..10), part(5..30)], 8).unwrap_err();
+        assert!(overlap.to_string().contains("overlap"), "{overlap}");
+        let mut unfinished = part(30..40);
+        unfinished.done = 35;
+        assert_eq!(
+            HuntReport::merge(&[part(20..30), unfinished], 8),
+            Err(MergeError::Incomplete { part: 1 })
+        );
+        let other = Target::new(SliderKind::Bishop, 60, 4, Scheme::Fancy).unwrap();
+        let mut foreign = part(30..40);
+        foreign.target = other;
+        assert_eq!(
+            HuntReport::merge(&[part(20..30), foreign], 8),
+            Err(MergeError::OtherTarget { part: 1 })
+        );
+        assert_eq!(HuntReport::merge(&[], 8), Err(MergeError::Empty));
+    }
+}
