@@ -1,7 +1,7 @@
 //! `magic_set!`: a module holding a verified magic set, its attack table and lookup functions.
 
 use magic_search::geometry::relevant_mask;
-use magic_search::{MagicSet, Scheme, SliderKind, verify};
+use magic_search::{MagicSet, SliderKind, Syntax, verify};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
@@ -50,12 +50,21 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
     } = input.header;
     let tracked = Literal::string(&path.to_string_lossy());
     let scheme = set.scheme.name();
-    let key = |mask: TokenStream| match set.scheme {
-        Scheme::Fancy | Scheme::Fixed => quote!(occupancy & #mask),
-        Scheme::Black => quote!(occupancy | !#mask),
+    // The formula as magic-search writes it out, so that the tables read what it verified.
+    let index = |mask: &str, magic: &str, shift: &str| -> TokenStream {
+        let source = set
+            .scheme
+            .index_source(Syntax::Rust, "occupancy", mask, magic, shift);
+        source
+            .parse()
+            .expect("magic-search writes the formula as a valid Rust expression")
     };
-    let entry_key = key(quote!(self.mask));
-    let fields_key = key(quote!(self.masks[square]));
+    let entry_index = index("self.mask", "self.magic", "self.shift");
+    let fields_index = index(
+        "self.masks[square]",
+        "self.magics[square]",
+        "self.shifts[square]",
+    );
     let rook = entries(&set, SliderKind::Rook);
     let bishop = entries(&set, SliderKind::Bishop);
     let length = table.entries();
@@ -93,8 +102,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 /// The slot in [`ATTACKS`] that `occupancy` selects.
                 #[inline(always)]
                 pub const fn slot(&self, occupancy: u64) -> usize {
-                    let key = #entry_key;
-                    let index = (key.wrapping_mul(self.magic) >> self.shift) as usize;
+                    let index = #entry_index as usize;
                     (self.offset as usize).wrapping_add(index)
                 }
             }
@@ -139,8 +147,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 /// as [`Entry::slot`] gives it.
                 #[inline(always)]
                 pub const fn slot(&self, square: usize, occupancy: u64) -> usize {
-                    let key = #fields_key;
-                    let index = (key.wrapping_mul(self.magics[square]) >> self.shifts[square]) as usize;
+                    let index = #fields_index as usize;
                     (self.offsets[square] as usize).wrapping_add(index)
                 }
             }

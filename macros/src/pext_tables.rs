@@ -1,5 +1,6 @@
 //! `pext_tables!`: dense tables indexed by parallel bit extraction (BMI2 `PEXT`).
 
+use bitforge_index::pext;
 use magic_search::geometry::{ray_attacks, relevant_mask};
 use magic_search::{SliderKind, Subsets};
 use proc_macro2::{Literal, TokenStream};
@@ -22,22 +23,6 @@ impl Parse for PextInput {
         }
         Ok(PextInput(header))
     }
-}
-
-/// Bit extraction in software: the bits of `value` under `mask`, packed to the bottom.
-pub(crate) fn pext(value: u64, mask: u64) -> u64 {
-    let mut result = 0;
-    let mut out = 0;
-    let mut rest = mask;
-    while rest != 0 {
-        let bit = rest & rest.wrapping_neg();
-        if value & bit != 0 {
-            result |= 1 << out;
-        }
-        out += 1;
-        rest &= rest - 1;
-    }
-    result
 }
 
 /// The layout shared by both tables: rook a1 .. h8, then bishop a1 .. h8, each square's slice
@@ -138,13 +123,6 @@ pub(crate) fn expand(input: PextInput) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn software_pext_packs_the_masked_bits_in_order() {
-        assert_eq!(pext(0b1011_0110, 0b1111_0000), 0b1011);
-        assert_eq!(pext(0b1011_0110, 0b0101_0101), 0b0110);
-        assert_eq!(pext(u64::MAX, 0x8000_0000_0000_0001), 0b11);
-    }
 
     #[test]
     fn the_layout_is_dense_and_107_648_long() {

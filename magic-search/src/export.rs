@@ -1,4 +1,4 @@
-//! Writing a verified set and its attack table for other engines: Rust, C or JSON.
+//! Writing a verified set and its attack table for other engines: Rust, C, JSON or binary.
 
 use core::fmt;
 use core::str::FromStr;
@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::geometry::{SliderKind, relevant_mask, square_name};
 use crate::magic_set::MagicSet;
-use crate::scheme::Scheme;
+use crate::scheme::Syntax;
 use crate::verify::AttackTable;
 
 /// An export format.
@@ -18,11 +18,14 @@ pub enum Format {
     C,
     /// JSON, with 64-bit numbers as `"0x..."` strings (JSON numbers lose precision past 2^53).
     Json,
+    /// Little-endian bytes behind a versioned header ([`crate::binary`]), for
+    /// `include_bytes!` or `mmap`.
+    Bin,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 3] = [Format::Rust, Format::C, Format::Json];
+    pub const ALL: [Format; 4] = [Format::Rust, Format::C, Format::Json, Format::Bin];
 
     /// The name used on the command line.
     pub const fn name(self) -> &'static str {
@@ -30,6 +33,7 @@ impl Format {
             Format::Rust => "rust",
             Format::C => "c",
             Format::Json => "json",
+            Format::Bin => "bin",
         }
     }
 }
@@ -47,7 +51,7 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|format| format.name() == text)
-            .ok_or_else(|| format!("unknown format '{text}' (expected rust, c or json)"))
+            .ok_or_else(|| format!("unknown format '{text}' (expected rust, c, json or bin)"))
     }
 }
 
@@ -73,26 +77,20 @@ fn rows(set: &MagicSet, kind: SliderKind) -> impl Iterator<Item = Row> + '_ {
         })
 }
 
-/// The expression that turns an occupancy into a key, in both Rust and C syntax.
-fn key_expression(scheme: Scheme) -> &'static str {
-    match scheme {
-        Scheme::Fancy | Scheme::Fixed => "occupancy & m.mask",
-        Scheme::Black => "occupancy | ~m.mask",
-    }
-}
-
 /// Writes `set` with its verified `table` in `format`. `provenance` lines become comments (JSON
-/// has no comments: they go into a `"provenance"` array).
+/// has no comments: they go into a `"provenance"` array; the binary format has no place for
+/// them).
 pub fn export(
     set: &MagicSet,
     table: &AttackTable,
     format: Format,
     provenance: &[String],
-) -> String {
+) -> Vec<u8> {
     match format {
-        Format::Rust => rust(set, table, provenance),
-        Format::C => c(set, table, provenance),
-        Format::Json => json(set, table, provenance),
+        Format::Rust => rust(set, table, provenance).into_bytes(),
+        Format::C => c(set, table, provenance).into_bytes(),
+        Format::Json => json(set, table, provenance).into_bytes(),
+        Format::Bin => crate::binary::to_binary(set, table),
     }
 }
 
@@ -101,10 +99,15 @@ fn rust(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
     for line in provenance {
         let _ = writeln!(out, "// {line}");
     }
-    let key = key_expression(set.scheme).replace('~', "!");
+    let formula = set
+        .scheme
+        .index_source(Syntax::Rust, "occupancy", "mask", "magic", "shift");
+    let index = set
+        .scheme
+        .index_source(Syntax::Rust, "occupancy", "m.mask", "m.magic", "m.shift");
     let _ = write!(
         out,
-        r#"// Scheme "{scheme}": slot = offset + (({key}).wrapping_mul(magic) >> shift).
+        r#"// Scheme "{scheme}": slot = offset + {formula}.
 
 /// One square's magic lookup.
 #[derive(Clone, Copy, Debug)]
@@ -122,7 +125,7 @@ pub struct Magic {{
 /// The attacks of a slider with entry `m` for `occupancy`.
 #[inline]
 pub fn attacks(m: &Magic, occupancy: u64) -> u64 {{
-    let index = (({key}).wrapping_mul(m.magic) >> m.shift) as isize;
+    let index = {index} as isize;
     SLIDER_ATTACKS[(m.offset + index) as usize]
 }}
 
@@ -183,7 +186,7 @@ fn c(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
         out,
         r#"#ifndef BITFORGE_MAGICS_H
 #define BITFORGE_MAGICS_H
-/* Scheme "{scheme}": slot = offset + (({key}) * magic) >> shift. */
+/* Scheme "{scheme}": slot = offset + {formula}. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -197,7 +200,9 @@ typedef struct {{
 #define BITFORGE_SLIDER_ATTACKS_LEN {len}
 "#,
         scheme = set.scheme,
-        key = key_expression(set.scheme),
+        formula = set
+            .scheme
+            .index_source(Syntax::C, "occupancy", "mask", "magic", "shift"),
         len = table.entries()
     );
     for kind in SliderKind::ALL {
@@ -228,7 +233,7 @@ typedef struct {{
         r#"}};
 
 static inline uint64_t bitforge_attacks(const bitforge_magic *m, uint64_t occupancy) {{
-    return bitforge_slider_attacks[m->offset + (ptrdiff_t)((({key}) * m->magic) >> m->shift)];
+    return bitforge_slider_attacks[m->offset + (ptrdiff_t){index}];
 }}
 
 static inline uint64_t bitforge_rook_attacks(unsigned square, uint64_t occupancy) {{
@@ -241,7 +246,9 @@ static inline uint64_t bitforge_bishop_attacks(unsigned square, uint64_t occupan
 
 #endif
 "#,
-        key = key_expression(set.scheme).replace("m.", "m->")
+        index = set
+            .scheme
+            .index_source(Syntax::C, "occupancy", "m->mask", "m->magic", "m->shift")
     );
     out
 }

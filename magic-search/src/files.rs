@@ -4,7 +4,7 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use magic_search::{AttackTable, MagicSet, verify};
+use magic_search::{AttackTable, BINARY_MAGIC, MagicSet, from_binary, verify};
 
 use crate::Failure;
 
@@ -33,10 +33,15 @@ impl Output {
     /// Writes `text` to the file (through a temporary file and a rename, so that a failure
     /// never leaves half a file), or to standard output when there is no file.
     pub(crate) fn write(&self, text: &str) -> Result<(), Failure> {
+        self.write_bytes(text.as_bytes())
+    }
+
+    /// [`write`](Self::write) for bytes.
+    pub(crate) fn write_bytes(&self, text: &[u8]) -> Result<(), Failure> {
         let Some(path) = &self.path else {
             let mut stdout = std::io::stdout().lock();
             return stdout
-                .write_all(text.as_bytes())
+                .write_all(text)
                 .and_then(|()| stdout.flush())
                 .map_err(|error| {
                     Failure::input(format!("cannot write to standard output: {error}"))
@@ -55,16 +60,47 @@ impl Output {
     }
 }
 
-/// Reads and parses a `.magics` file.
-pub(crate) fn read_set(path: &Path) -> Result<MagicSet, Failure> {
-    let text = fs::read_to_string(path)
-        .map_err(|error| Failure::input(format!("cannot read {}: {error}", path.display())))?;
+/// The largest magic-set file read: a binary export at the table limit is 16 MiB and 4 KiB.
+const MAX_FILE_BYTES: u64 = 32 << 20;
+
+/// Reads a file of at most [`MAX_FILE_BYTES`].
+fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
+    let cannot =
+        |error: std::io::Error| Failure::input(format!("cannot read {}: {error}", path.display()));
+    let size = fs::metadata(path).map_err(cannot)?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(Failure::input(format!(
+            "{}: {size} bytes, more than a magic set can take ({MAX_FILE_BYTES})",
+            path.display()
+        )));
+    }
+    fs::read(path).map_err(cannot)
+}
+
+/// Parses the bytes of a `.magics` file read from `path`.
+fn parse_set(path: &Path, bytes: Vec<u8>) -> Result<MagicSet, Failure> {
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Failure::input(format!(
+            "{}: not a text file (a .magics file is text)",
+            path.display()
+        ))
+    })?;
     MagicSet::parse(&text).map_err(|error| Failure::input(format!("{}: {error}", path.display())))
 }
 
-/// Reads a `.magics` file and verifies it.
+/// Reads and parses a `.magics` file.
+pub(crate) fn read_set(path: &Path) -> Result<MagicSet, Failure> {
+    parse_set(path, read_bytes(path)?)
+}
+
+/// Reads a `.magics` file, or a binary export (recognised by its first bytes), and verifies it.
 pub(crate) fn read_verified(path: &Path) -> Result<(MagicSet, AttackTable), Failure> {
-    let set = read_set(path)?;
+    let bytes = read_bytes(path)?;
+    if bytes.starts_with(&BINARY_MAGIC) {
+        return from_binary(&bytes)
+            .map_err(|error| Failure::invalid(format!("{}: {error}", path.display())));
+    }
+    let set = parse_set(path, bytes)?;
     let table =
         verify(&set).map_err(|error| Failure::invalid(format!("{}: {error}", path.display())))?;
     Ok((set, table))

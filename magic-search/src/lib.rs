@@ -13,6 +13,7 @@
 //! assert_eq!(table.entries(), 107_648);
 //! ```
 
+pub mod binary;
 pub mod export;
 pub mod geometry;
 pub mod hunt;
@@ -26,13 +27,14 @@ pub mod tune;
 mod tuned_streams;
 pub mod verify;
 
+pub use binary::{BINARY_MAGIC, BINARY_VERSION, BinaryError, from_binary, to_binary};
 pub use export::{Format, export};
 pub use geometry::SliderKind;
 pub use hunt::{Found, HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
 pub use hunt_file::{HuntFileError, MergeError};
 pub use magic_set::{Entry, MagicSet, ParseError};
 pub use pack::{Packed, pack};
-pub use scheme::Scheme;
+pub use scheme::{Scheme, Syntax};
 pub use search::{
     BitsTarget, Budget, DEFAULT_SEED, SearchConfig, SearchStats, SquareResult, find_set,
     find_square,

@@ -33,19 +33,44 @@ impl Scheme {
     }
 
     /// What the magic multiplies: the occupancy under the mask, or for black magics the
-    /// occupancy with every square outside the mask set.
+    /// occupancy with every square outside the mask set (`bitforge_index`'s formulas).
     #[inline(always)]
     pub const fn key(self, occupancy: u64, mask: u64) -> u64 {
         match self {
-            Scheme::Fancy | Scheme::Fixed => occupancy & mask,
-            Scheme::Black => occupancy | !mask,
+            Scheme::Fancy | Scheme::Fixed => bitforge_index::fancy_key(occupancy, mask),
+            Scheme::Black => bitforge_index::black_key(occupancy, mask),
         }
     }
 
     /// The index of `occupancy` for a square with this `mask`, `magic` and `bits`.
     #[inline(always)]
     pub const fn index(self, occupancy: u64, mask: u64, magic: u64, bits: u8) -> usize {
-        (self.key(occupancy, mask).wrapping_mul(magic) >> (64 - bits as u32)) as usize
+        bitforge_index::magic_index(self.key(occupancy, mask), magic, 64 - bits as u32)
+    }
+
+    /// [`index`](Self::index) written out as source code, for what is generated from a set
+    /// (`bitforge-macros`' tables, the Rust and C exports): each argument is the expression to
+    /// use for that part, `shift` being `64 - bits`.
+    pub fn index_source(
+        self,
+        syntax: Syntax,
+        occupancy: &str,
+        mask: &str,
+        magic: &str,
+        shift: &str,
+    ) -> String {
+        let not = match syntax {
+            Syntax::Rust => "!",
+            Syntax::C => "~",
+        };
+        let key = match self {
+            Scheme::Fancy | Scheme::Fixed => format!("{occupancy} & {mask}"),
+            Scheme::Black => format!("{occupancy} | {not}{mask}"),
+        };
+        match syntax {
+            Syntax::Rust => format!("(({key}).wrapping_mul({magic}) >> {shift})"),
+            Syntax::C => format!("((({key}) * {magic}) >> {shift})"),
+        }
     }
 
     /// The number of index bits this scheme fixes for a slider kind, if it fixes one.
@@ -56,6 +81,15 @@ impl Scheme {
             (_, crate::SliderKind::Bishop) => Some(9),
         }
     }
+}
+
+/// A language [`Scheme::index_source`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// Rust: `!` for not, `wrapping_mul`.
+    Rust,
+    /// C: `~` for not, `uint64_t` multiplication (which wraps).
+    C,
 }
 
 impl fmt::Display for Scheme {
@@ -88,5 +122,24 @@ impl FromStr for Scheme {
             .into_iter()
             .find(|scheme| scheme.name() == text)
             .ok_or_else(|| UnknownScheme(text.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_written_formula_is_the_computed_one() {
+        assert_eq!(
+            Scheme::Fancy.index_source(Syntax::Rust, "o", "m", "k", "s"),
+            "((o & m).wrapping_mul(k) >> s)"
+        );
+        assert_eq!(
+            Scheme::Black.index_source(Syntax::C, "o", "m", "k", "s"),
+            "(((o | ~m) * k) >> s)"
+        );
+        // The generated tables and the exports are checked against the reference walker by
+        // the core's and the command line's tests.
     }
 }

@@ -185,7 +185,7 @@ impl CollisionTable {
         let ids = &problem.attack_ids;
         let (mut lowest, mut highest) = (usize::MAX, 0);
         for (number, (&key, &id)) in problem.keys.iter().zip(ids).enumerate() {
-            let index = (key.wrapping_mul(magic) >> shift) as usize;
+            let index = bitforge_index::magic_index(key, magic, shift);
             let slot = &mut slots[index];
             if *slot >> KEY_BITS != self.epoch {
                 *slot = stamp | number as u32;
@@ -241,7 +241,7 @@ impl Tester {
     #[inline]
     pub(crate) fn test(&mut self, magic: u64, bits: u8) -> Option<(usize, usize)> {
         let shift = 64 - u32::from(bits);
-        let index = |key: u64| key.wrapping_mul(magic) >> shift;
+        let index = |key: u64| bitforge_index::magic_index(key, magic, shift);
         if self
             .killers
             .iter()

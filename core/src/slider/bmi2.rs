@@ -5,8 +5,9 @@
 //! backend, and every lookup would pay a call. So a build with BMI2 enabled uses the
 //! intrinsics, and any other build emits the instruction with `asm!`, which inlines anywhere.
 //! Both are only reached through a [`Pext`](super::Pext) or [`PextPdep`](super::PextPdep)
-//! value, whose existence proves the CPU has BMI2. Other architectures get a portable loop,
-//! never used by the automatic choice, so that the crate builds (and stays correct) there.
+//! value, whose existence proves the CPU has BMI2. Other architectures get the software loops
+//! of `bitforge_index`, never used by the automatic choice, so that the crate builds (and
+//! stays correct) there.
 
 /// The bits of `value` under `mask`, packed into the low bits.
 ///
@@ -37,7 +38,7 @@ pub(crate) unsafe fn pext(value: u64, mask: u64) -> u64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        portable::pext(value, mask)
+        bitforge_index::pext(value, mask)
     }
 }
 
@@ -70,33 +71,6 @@ pub(crate) unsafe fn pdep(value: u64, mask: u64) -> u64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        portable::pdep(value, mask)
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-mod portable {
-    pub(super) fn pext(value: u64, mut mask: u64) -> u64 {
-        let (mut result, mut out) = (0, 0);
-        while mask != 0 {
-            if value & mask & mask.wrapping_neg() != 0 {
-                result |= 1 << out;
-            }
-            out += 1;
-            mask &= mask - 1;
-        }
-        result
-    }
-
-    pub(super) fn pdep(value: u64, mut mask: u64) -> u64 {
-        let (mut result, mut from) = (0, 0);
-        while mask != 0 {
-            if value >> from & 1 != 0 {
-                result |= mask & mask.wrapping_neg();
-            }
-            from += 1;
-            mask &= mask - 1;
-        }
-        result
+        bitforge_index::pdep(value, mask)
     }
 }

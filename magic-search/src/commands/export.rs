@@ -8,13 +8,14 @@ use magic_search::{Format, export};
 use crate::Failure;
 use crate::files::{Output, read_verified};
 
-/// Write a verified set and its attack table as Rust, a C header or JSON.
+/// Write a verified set and its attack table as Rust, a C header, JSON or binary.
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
     /// The `.magics` file (verified before anything is written).
     file: PathBuf,
 
-    /// Output format: rust, c or json.
+    /// Output format: rust, c, json or bin (little-endian bytes behind a versioned header; see
+    /// README).
     #[arg(long)]
     format: Format,
 
@@ -38,5 +39,5 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), Failure> {
         "bitforge magic set exported by magic-search from {}",
         args.file.display()
     )];
-    output.write(&export(&set, &table, args.format, &provenance))
+    output.write_bytes(&export(&set, &table, args.format, &provenance))
 }

@@ -1,0 +1,260 @@
+//! The binary export: a verified set and its attack table as little-endian bytes, for
+//! `include_bytes!`, `mmap` or a plain read from any language.
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 0..8 | `b"BFMAGIC\0"` |
+//! | 8..12 | format version, `u32` (1) |
+//! | 12..16 | scheme, `u32`: 0 fancy, 1 fixed, 2 black |
+//! | 16..20 | header length in bytes, `u32` (32: where the entries start) |
+//! | 20..24 | number of entries, `u32` (128: rook a1..h8, then bishop a1..h8) |
+//! | 24..32 | number of attack sets in the table, `u64` |
+//! | 32..4128 | 128 entries of 32 bytes: mask `u64`, magic `u64`, offset `i64`, shift `u32` (64 - bits), bits `u32` |
+//! | 4128.. | the attack table, one `u64` per slot (unused slots 0) |
+//!
+//! `slot = offset + ((key * magic) >> shift)`, `key = occupancy & mask` (fancy, fixed) or
+//! `occupancy | !mask` (black). The file is exactly `4128 + 8 * attack sets` bytes long.
+
+use core::fmt;
+
+use crate::geometry::{SliderKind, relevant_mask, square_name};
+use crate::magic_set::{Entry, MAX_BITS, MagicSet};
+use crate::scheme::Scheme;
+use crate::verify::{AttackTable, MAX_TABLE_ENTRIES, verify};
+
+/// The first eight bytes of every binary export.
+pub const BINARY_MAGIC: [u8; 8] = *b"BFMAGIC\0";
+
+/// The version this library writes and reads.
+pub const BINARY_VERSION: u32 = 1;
+
+/// Bytes before the entries.
+const HEADER_BYTES: usize = 32;
+
+/// Bytes per entry.
+const ENTRY_BYTES: usize = 32;
+
+/// Entries in a set.
+const ENTRIES: usize = 128;
+
+/// Where the attack table starts.
+const TABLE_START: usize = HEADER_BYTES + ENTRIES * ENTRY_BYTES;
+
+/// Why a binary file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BinaryError(String);
+
+impl fmt::Display for BinaryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BinaryError {}
+
+fn scheme_code(scheme: Scheme) -> u32 {
+    match scheme {
+        Scheme::Fancy => 0,
+        Scheme::Fixed => 1,
+        Scheme::Black => 2,
+    }
+}
+
+/// `set` and its verified `table` in the binary format.
+pub fn to_binary(set: &MagicSet, table: &AttackTable) -> Vec<u8> {
+    let mut out = Vec::with_capacity(TABLE_START + 8 * table.entries());
+    out.extend_from_slice(&BINARY_MAGIC);
+    out.extend_from_slice(&BINARY_VERSION.to_le_bytes());
+    out.extend_from_slice(&scheme_code(set.scheme).to_le_bytes());
+    out.extend_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
+    out.extend_from_slice(&(ENTRIES as u32).to_le_bytes());
+    out.extend_from_slice(&(table.entries() as u64).to_le_bytes());
+    for kind in SliderKind::ALL {
+        for (square, entry) in (0..64u8).zip(set.entries(kind)) {
+            out.extend_from_slice(&relevant_mask(kind, square).to_le_bytes());
+            out.extend_from_slice(&entry.magic.to_le_bytes());
+            out.extend_from_slice(&entry.offset.to_le_bytes());
+            out.extend_from_slice(&(64 - u32::from(entry.bits)).to_le_bytes());
+            out.extend_from_slice(&u32::from(entry.bits).to_le_bytes());
+        }
+    }
+    for attacks in &table.attacks {
+        out.extend_from_slice(&attacks.to_le_bytes());
+    }
+    out
+}
+
+/// Little-endian fields read from a byte slice whose length was checked first.
+struct Fields<'a>(&'a [u8]);
+
+impl Fields<'_> {
+    fn u32(&self, at: usize) -> u32 {
+        u32::from_le_bytes(self.0[at..at + 4].try_into().expect("four bytes"))
+    }
+
+    fn u64(&self, at: usize) -> u64 {
+        u64::from_le_bytes(self.0[at..at + 8].try_into().expect("eight bytes"))
+    }
+}
+
+/// Reads a binary export back: its set and attack table, after checking the header, every
+/// entry against the geometry, the length, and the table against a fresh verification of the
+/// set (so a file that reads is one whose lookups are right). Nothing is allocated beyond the
+/// file's own size and [`MAX_TABLE_ENTRIES`].
+pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError> {
+    let fail = |message: String| Err(BinaryError(message));
+    if bytes.len() < HEADER_BYTES || bytes[..8] != BINARY_MAGIC {
+        return fail("not a bitforge binary magic set (it does not start with BFMAGIC)".into());
+    }
+    let fields = Fields(bytes);
+    let version = fields.u32(8);
+    if version != BINARY_VERSION {
+        return fail(format!(
+            "format version {version}: this magic-search reads version {BINARY_VERSION}"
+        ));
+    }
+    let scheme = match fields.u32(12) {
+        0 => Scheme::Fancy,
+        1 => Scheme::Fixed,
+        2 => Scheme::Black,
+        code => {
+            return fail(format!(
+                "unknown scheme code {code} (0 fancy, 1 fixed, 2 black)"
+            ));
+        }
+    };
+    let (header, entries) = (fields.u32(16), fields.u32(20));
+    if header as usize != HEADER_BYTES || entries as usize != ENTRIES {
+        return fail(format!(
+            "a header of {header} bytes with {entries} entries: version 1 has {HEADER_BYTES} \
+             and {ENTRIES}"
+        ));
+    }
+    let table_entries = fields.u64(24);
+    if table_entries > MAX_TABLE_ENTRIES as u64 {
+        return fail(format!(
+            "the header claims {table_entries} attack sets, past the limit of \
+             {MAX_TABLE_ENTRIES}"
+        ));
+    }
+    let expected = TABLE_START + 8 * table_entries as usize;
+    if bytes.len() != expected {
+        return fail(format!(
+            "{} bytes, but the header's {table_entries} attack sets make {expected}",
+            bytes.len()
+        ));
+    }
+    let mut set = MagicSet {
+        scheme,
+        rook: [Entry::default(); 64],
+        bishop: [Entry::default(); 64],
+    };
+    for (number, kind) in SliderKind::ALL.into_iter().enumerate() {
+        for square in 0..64u8 {
+            let at = HEADER_BYTES + (number * 64 + usize::from(square)) * ENTRY_BYTES;
+            let name = || format!("{kind} {}", square_name(square));
+            let (mask, magic) = (fields.u64(at), fields.u64(at + 8));
+            let offset = fields.u64(at + 16) as i64;
+            let (shift, bits) = (fields.u32(at + 24), fields.u32(at + 28));
+            if mask != relevant_mask(kind, square) {
+                return fail(format!(
+                    "{}: the mask {mask:#018x} is not the square's",
+                    name()
+                ));
+            }
+            if !(1..=u32::from(MAX_BITS)).contains(&bits) || shift != 64 - bits {
+                return fail(format!(
+                    "{}: {bits} bits with shift {shift} (bits 1 to {MAX_BITS}, shift 64 - bits)",
+                    name()
+                ));
+            }
+            set.entries_mut(kind)[usize::from(square)] = Entry {
+                magic,
+                bits: bits as u8,
+                offset,
+            };
+        }
+    }
+    let table = verify(&set).map_err(|error| BinaryError(error.to_string()))?;
+    if table.entries() as u64 != table_entries {
+        return fail(format!(
+            "the header claims {table_entries} attack sets; the entries use {}",
+            table.entries()
+        ));
+    }
+    let stored = bytes[TABLE_START..]
+        .chunks_exact(8)
+        .map(|word| u64::from_le_bytes(word.try_into().expect("eight bytes")));
+    if let Some(slot) = stored
+        .zip(&table.attacks)
+        .position(|(stored, &right)| stored != right)
+    {
+        return fail(format!(
+            "attack table slot {slot} holds {:#018x}, not what its magics select ({:#018x})",
+            fields.u64(TABLE_START + 8 * slot),
+            table.attacks[slot]
+        ));
+    }
+    Ok((set, table))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{SearchConfig, find_set};
+
+    fn fancy() -> (MagicSet, AttackTable) {
+        let (set, _) = find_set(&SearchConfig::default(), 1, &|_| {});
+        let table = verify(&set).unwrap();
+        (set, table)
+    }
+
+    #[test]
+    fn a_set_round_trips_through_its_bytes() {
+        let (set, table) = fancy();
+        let bytes = to_binary(&set, &table);
+        assert_eq!(bytes.len(), TABLE_START + 8 * 107_648);
+        assert_eq!(&bytes[..8], b"BFMAGIC\0");
+        assert_eq!(from_binary(&bytes), Ok((set, table)));
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_reason() {
+        let (set, table) = fancy();
+        let good = to_binary(&set, &table);
+        let with = |at: usize, patch: &[u8]| {
+            let mut bytes = good.clone();
+            bytes[at..at + patch.len()].copy_from_slice(patch);
+            bytes
+        };
+        let cases: [(Vec<u8>, &str); 9] = [
+            (b"not a set".to_vec(), "does not start with BFMAGIC"),
+            (with(8, &2u32.to_le_bytes()), "format version 2"),
+            (with(12, &7u32.to_le_bytes()), "unknown scheme code 7"),
+            (with(20, &64u32.to_le_bytes()), "with 64 entries"),
+            (with(24, &u64::MAX.to_le_bytes()), "past the limit"),
+            (good[..good.len() - 8].to_vec(), "bytes, but the header"),
+            (with(HEADER_BYTES, &1u64.to_le_bytes()), "rook a1: the mask"),
+            (
+                with(HEADER_BYTES + 24, &50u32.to_le_bytes()),
+                "rook a1: 12 bits with shift 50",
+            ),
+            (
+                with(TABLE_START + 8, &1u64.to_le_bytes()),
+                "attack table slot 1",
+            ),
+        ];
+        for (bytes, expected) in cases {
+            let error = from_binary(&bytes).unwrap_err().to_string();
+            assert!(error.contains(expected), "{expected}: {error}");
+        }
+        // A magic changed: the verification names the collision.
+        let collided = with(HEADER_BYTES + 8, &1u64.to_le_bytes());
+        assert!(
+            from_binary(&collided)
+                .unwrap_err()
+                .to_string()
+                .contains("rook a1")
+        );
+    }
+}

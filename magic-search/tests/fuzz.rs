@@ -1,0 +1,208 @@
+//! The readers never panic, abort or allocate without bound: mutated `.magics` files (then
+//! verified), mutated hunt state files (then written back and merged) and mutated binary
+//! exports. Whatever is accepted is consistent.
+//!
+//! `PROPTEST_CASES` sets the inputs per test (default 300; the million-input run is
+//! `PROPTEST_CASES=1000000 cargo test --release -p magic-search --test fuzz`).
+
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+
+use magic_search::{
+    AttackTable, HuntReport, MAX_TABLE_ENTRIES, MagicSet, Scheme, SliderKind, Target, from_binary,
+    hunt, to_binary, verify,
+};
+use proptest::prelude::*;
+
+const SETS: [&str; 2] = [
+    include_str!("../../core/magics/fancy.magics"),
+    include_str!("../../core/magics/black-packed.magics"),
+];
+
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(300);
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// A valid binary export of the fancy set, made once.
+fn binary() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let set = MagicSet::parse(SETS[0]).unwrap();
+        to_binary(&set, &verify(&set).unwrap())
+    })
+}
+
+/// A hunt state file with magics in it: bishop d8, five bits, a short range.
+fn hunt_file() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let target = Target::new(SliderKind::Bishop, 59, 5, Scheme::Fancy).unwrap();
+        let start = HuntReport::new(target, 0x20_8000..0x20_9000);
+        let report = hunt(start, 1, 4, &|_| {}, &|_| {}, &AtomicBool::new(false));
+        assert!(report.found_count > 0);
+        report.to_text(&["fuzz seed".to_owned()])
+    })
+}
+
+/// A table a verified set may have.
+fn bounded(table: &AttackTable) {
+    assert!(table.entries() <= MAX_TABLE_ENTRIES);
+}
+
+/// One edit of a text: replace, insert or delete a character, or put a number in place of a
+/// word (offsets, magics, bit counts and ranges are where the limits are).
+#[derive(Clone, Debug)]
+enum Edit {
+    Replace(usize, char),
+    Insert(usize, char),
+    Delete(usize),
+    Number(usize, String),
+}
+
+fn text_char() -> impl Strategy<Value = char> {
+    prop::sample::select(
+        "0123456789abcdefx -#\n\trookbishopa1h8fancyblackfixedtargetrangedone\u{e9}"
+            .chars()
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<u64>().prop_map(|n| n.to_string()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        any::<u64>().prop_map(|n| format!("{n:#x}")),
+        (0u32..=130).prop_map(|p| format!("{:#x}", 1u128.checked_shl(p).unwrap_or(u128::MAX))),
+        prop::sample::select(vec!["0", "-1", "4294967296", "22", "23", "64", "0x0"])
+            .prop_map(str::to_owned),
+    ]
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<usize>(), text_char()).prop_map(|(at, c)| Edit::Replace(at, c)),
+        (any::<usize>(), text_char()).prop_map(|(at, c)| Edit::Insert(at, c)),
+        any::<usize>().prop_map(Edit::Delete),
+        (any::<usize>(), number()).prop_map(|(at, n)| Edit::Number(at, n)),
+    ]
+}
+
+fn apply(text: &str, edits: &[Edit]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for edit in edits {
+        let len = chars.len().max(1);
+        match edit {
+            Edit::Replace(at, c) if !chars.is_empty() => chars[at % len] = *c,
+            Edit::Insert(at, c) => chars.insert(at % (chars.len() + 1), *c),
+            Edit::Delete(at) if !chars.is_empty() => {
+                chars.remove(at % len);
+            }
+            Edit::Number(at, number) => {
+                // Replace the whitespace-separated word around `at`.
+                let at = at % len;
+                let is_word = |c: &char| !c.is_whitespace();
+                let start = chars[..at.min(chars.len())]
+                    .iter()
+                    .rposition(|c| !is_word(c))
+                    .map_or(0, |p| p + 1);
+                let end = chars[start..]
+                    .iter()
+                    .position(|c| !is_word(c))
+                    .map_or(chars.len(), |p| start + p);
+                chars.splice(start..end, number.chars());
+            }
+            _ => {}
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// One edit of bytes: a byte, a little-endian word at an offset (header fields and entries
+/// are words), or a new length.
+#[derive(Clone, Debug)]
+enum ByteEdit {
+    Byte(usize, u8),
+    Word(usize, u64),
+    Length(usize),
+}
+
+fn byte_edit() -> impl Strategy<Value = ByteEdit> {
+    prop_oneof![
+        (any::<usize>(), any::<u8>()).prop_map(|(at, b)| ByteEdit::Byte(at, b)),
+        // Mostly the header and the entries, where the sizes and formulas are.
+        (0usize..4128, any::<u64>()).prop_map(|(at, w)| ByteEdit::Word(at, w)),
+        (
+            0usize..4128,
+            prop::sample::select(vec![
+                0u64,
+                1,
+                2,
+                128,
+                4128,
+                1 << 21,
+                (1 << 21) + 1,
+                u64::MAX
+            ])
+        )
+            .prop_map(|(at, w)| ByteEdit::Word(at & !7, w)),
+        any::<usize>().prop_map(ByteEdit::Length),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn mutated_magics_files(which in 0usize..2, edits in prop::collection::vec(edit(), 1..4)) {
+        let text = apply(SETS[which], &edits);
+        if let Ok(set) = MagicSet::parse(&text)
+            && let Ok(table) = verify(&set)
+        {
+            bounded(&table);
+            // What reads and verifies writes back the same set.
+            assert_eq!(MagicSet::parse(&set.to_text(&[])), Ok(set));
+        }
+    }
+
+    #[test]
+    fn mutated_hunt_files(edits in prop::collection::vec(edit(), 1..4)) {
+        let text = apply(hunt_file(), &edits);
+        if let Ok(report) = HuntReport::parse(&text) {
+            assert_eq!(HuntReport::parse(&report.to_text(&[])), Ok(report.clone()));
+            let _ = HuntReport::merge(&[report.clone(), report], 16);
+        }
+    }
+
+    #[test]
+    fn mutated_binary_exports(edits in prop::collection::vec(byte_edit(), 1..4)) {
+        let mut bytes = binary().to_vec();
+        for edit in edits {
+            match edit {
+                ByteEdit::Byte(at, b) => {
+                    let len = bytes.len().max(1);
+                    if let Some(byte) = bytes.get_mut(at % len) {
+                        *byte = b;
+                    }
+                }
+                ByteEdit::Word(at, w) => {
+                    if at + 8 <= bytes.len() {
+                        bytes[at..at + 8].copy_from_slice(&w.to_le_bytes());
+                    }
+                }
+                ByteEdit::Length(at) => bytes.truncate(at % (bytes.len() + 1)),
+            }
+        }
+        if let Ok((set, table)) = from_binary(&bytes) {
+            bounded(&table);
+            assert_eq!(to_binary(&set, &table), bytes);
+        }
+    }
+}
