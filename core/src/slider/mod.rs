@@ -62,9 +62,10 @@ pub use reference::Reference;
 use crate::{Bitboard, Square};
 
 /// `attacks`, hidden from the compiler's auto-vectoriser: a loop of lookups whose result passes
-/// through here stays scalar. Vectorised, fancy and black magic lookups become AVX-512 gathers
-/// and hyperbola's byte swaps 512-bit shuffles, both slower than the scalar code they replace
-/// (results/analysis.md, issue 17). No instruction is emitted.
+/// through here stays scalar. Vectorised, loops of fancy and black magic lookups become AVX-512
+/// gathers, slower than the scalar loads they replace (results/analysis.md, issue 17); the
+/// backends whose vector code wins (hyperbola, kogge-stone) do not use it. No instruction is
+/// emitted.
 #[inline(always)]
 pub(crate) fn kept_scalar(attacks: u64) -> u64 {
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
