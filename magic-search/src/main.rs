@@ -48,6 +48,10 @@ impl Failure {
         }
     }
 
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         Failure {
             message: message.into(),

@@ -498,6 +498,27 @@ fn check_and_hunt_refuse_bad_input_clearly() {
         let output = magic_search(args);
         assert_fails(&output, 2, expected, &args.join(" "));
     }
+    // A checkpoint that cannot be written stops the hunt before it starts.
+    let nowhere = magic_search(&[
+        "hunt",
+        "bishop",
+        "d8",
+        "--bits",
+        "4",
+        "--checkpoint",
+        "/nonexistent/dir/d8.hunt",
+    ]);
+    assert_fails(
+        &nowhere,
+        2,
+        "cannot write /nonexistent/dir/d8.hunt",
+        "unwritable checkpoint",
+    );
+    assert!(
+        !stdout(&nowhere).contains("result:"),
+        "{}",
+        stdout(&nowhere)
+    );
     let past = magic_search(&[
         "hunt",
         "bishop",

@@ -192,6 +192,11 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         path: Some(path.clone()),
         force: true,
     });
+    // Written at once, so that a checkpoint that cannot be written stops the hunt before any
+    // work is done.
+    if let Some(file) = &checkpoint_file {
+        file.write(&state_text(&start))?;
+    }
 
     println!("target: {target}");
     println!(
@@ -229,7 +234,6 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
     let covered_before = start.covered();
     let started = Instant::now();
     let last_write = Mutex::new(Instant::now());
-    let write_error = Mutex::new(None);
     let save = |report: &HuntReport| {
         let Some(file) = &checkpoint_file else {
             return;
@@ -237,8 +241,10 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         let mut last = last_write.lock().unwrap_or_else(|p| p.into_inner());
         if last.elapsed() >= args.checkpoint_every {
             *last = Instant::now();
+            // A failed write (a full disk) is reported and the hunt goes on: its result is
+            // printed at the end whatever happens to the file.
             if let Err(failure) = file.write(&state_text(report)) {
-                *write_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(failure);
+                progress.suspend(|| eprintln!("warning: {}", failure.message()));
             }
         }
     };
@@ -246,12 +252,6 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
     let report = hunt(start, threads, keep, &|n| progress.inc(n), &save, &stop);
     let seconds = started.elapsed().as_secs_f64();
     progress.finish_and_clear();
-    if let Some(failure) = write_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(failure);
-    }
-    if let Some(file) = &checkpoint_file {
-        file.write(&state_text(&report))?;
-    }
 
     let covered_now = report.covered() - covered_before;
     println!(
@@ -260,7 +260,8 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         covered_now as f64 / seconds.max(1e-9) / 1e6
     );
     print_result(&report);
-    if let Some(path) = &args.checkpoint {
+    if let (Some(file), Some(path)) = (&checkpoint_file, &args.checkpoint) {
+        file.write(&state_text(&report))?;
         println!("written: {}", path.display());
     }
     Ok(())
