@@ -113,15 +113,11 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
             "format version {version}: this magic-search reads version {BINARY_VERSION}"
         ));
     }
-    let scheme = match fields.u32(12) {
-        0 => Scheme::Fancy,
-        1 => Scheme::Fixed,
-        2 => Scheme::Black,
-        code => {
-            return fail(format!(
-                "unknown scheme code {code} (0 fancy, 1 fixed, 2 black)"
-            ));
-        }
+    let code = fields.u32(12);
+    let Some(scheme) = Scheme::ALL.into_iter().find(|&s| scheme_code(s) == code) else {
+        return fail(format!(
+            "unknown scheme code {code} (0 fancy, 1 fixed, 2 black)"
+        ));
     };
     let (header, entries) = (fields.u32(16), fields.u32(20));
     if header as usize != HEADER_BYTES || entries as usize != ENTRIES {

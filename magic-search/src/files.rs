@@ -60,17 +60,18 @@ impl Output {
     }
 }
 
-/// The largest magic-set file read: a binary export at the table limit is 16 MiB and 4 KiB.
-const MAX_FILE_BYTES: u64 = 32 << 20;
+/// The largest file the commands read: a binary export at the table limit is 16 MiB and 4
+/// KiB, a hunt state file listing the most magics it may (2^20) about 40 MiB.
+const MAX_FILE_BYTES: u64 = 64 << 20;
 
-/// Reads a file of at most [`MAX_FILE_BYTES`].
-fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
+/// Reads a file of at most [`MAX_FILE_BYTES`], refusing a larger one before reading it.
+pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     let cannot =
         |error: std::io::Error| Failure::input(format!("cannot read {}: {error}", path.display()));
     let size = fs::metadata(path).map_err(cannot)?.len();
     if size > MAX_FILE_BYTES {
         return Err(Failure::input(format!(
-            "{}: {size} bytes, more than a magic set can take ({MAX_FILE_BYTES})",
+            "{}: {size} bytes, more than a magic-search file holds ({MAX_FILE_BYTES})",
             path.display()
         )));
     }

@@ -227,6 +227,15 @@ impl Found {
     }
 }
 
+/// Which of two candidates for [`HuntReport::best`] to keep: the fewer slots, then the smaller
+/// magic.
+pub(crate) fn fewest_slots(best: Option<Found>, other: Option<Found>) -> Option<Found> {
+    [best, other]
+        .into_iter()
+        .flatten()
+        .min_by_key(|found| (found.span(), found.magic))
+}
+
 /// A hunt's state: what it covered and found so far. A finished hunt, a checkpoint of an
 /// interrupted one and the merge of several chunks are all one of these
 /// ([`to_text`](Self::to_text) and [`parse`](Self::parse) write and read it).
@@ -290,17 +299,11 @@ impl HuntReport {
 
     /// Adds `found` (magics of the candidates just past those covered, in increasing order),
     /// keeping at most `keep` in the list.
-    fn record(&mut self, found: &[Found], count: u64, best: Option<Found>, keep: usize) {
+    pub(crate) fn record(&mut self, found: &[Found], count: u64, best: Option<Found>, keep: usize) {
         let room = keep.saturating_sub(self.found.len());
         self.found.extend(found.iter().take(room));
         self.found_count += count;
-        if let Some(here) = best
-            && self
-                .best
-                .is_none_or(|b| (here.span(), here.magic) < (b.span(), b.magic))
-        {
-            self.best = Some(here);
-        }
+        self.best = fewest_slots(self.best, best);
     }
 }
 
@@ -381,12 +384,7 @@ pub fn hunt(
                         highest,
                     };
                     result.count += 1;
-                    if result
-                        .best
-                        .is_none_or(|b| (here.span(), here.magic) < (b.span(), b.magic))
-                    {
-                        result.best = Some(here);
-                    }
+                    result.best = fewest_slots(result.best, Some(here));
                     if result.found.len() < keep {
                         result.found.push(here);
                     }

@@ -207,16 +207,7 @@ impl HuntReport {
         merged.done = end;
         for part in sorted {
             merged.below_bound += part.below_bound;
-            merged.found_count += part.found_count;
-            let room = keep.saturating_sub(merged.found.len());
-            merged.found.extend(part.found.iter().take(room));
-            if let Some(best) = part.best
-                && merged
-                    .best
-                    .is_none_or(|b| (best.span(), best.magic) < (b.span(), b.magic))
-            {
-                merged.best = Some(best);
-            }
+            merged.record(&part.found, part.found_count, part.best, keep);
         }
         Ok(merged)
     }

@@ -130,7 +130,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_written_formula_is_the_computed_one() {
+    fn the_formula_is_written_in_each_syntax() {
         assert_eq!(
             Scheme::Fancy.index_source(Syntax::Rust, "o", "m", "k", "s"),
             "((o & m).wrapping_mul(k) >> s)"

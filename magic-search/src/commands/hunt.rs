@@ -15,7 +15,7 @@ use magic_search::{HuntReport, Scheme, SliderKind, check_magic, hunt};
 use crate::Failure;
 use crate::commands::find::parse_duration;
 use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
-use crate::files::{Output, command_line};
+use crate::files::{Output, command_line, read_bytes};
 
 /// Try every candidate magic of a range for one square: the magics it holds, or a proof that
 /// it holds none.
@@ -121,21 +121,14 @@ fn chunk_of(range: &Range<u128>, (index, count): (u32, u32)) -> Range<u128> {
     at(index)..at(index + 1)
 }
 
-/// The largest checkpoint file read: far above what `--keep`'s limit writes.
-const MAX_STATE_BYTES: u64 = 256 << 20;
-
 /// Reads a hunt state file.
 fn read_state(path: &Path) -> Result<HuntReport, Failure> {
-    let cannot =
-        |error: std::io::Error| Failure::input(format!("cannot read {}: {error}", path.display()));
-    let size = std::fs::metadata(path).map_err(cannot)?.len();
-    if size > MAX_STATE_BYTES {
-        return Err(Failure::input(format!(
-            "{}: {size} bytes, more than a hunt state file holds ({MAX_STATE_BYTES})",
+    let text = String::from_utf8(read_bytes(path)?).map_err(|_| {
+        Failure::input(format!(
+            "{}: not a hunt state file (not text)",
             path.display()
-        )));
-    }
-    let text = std::fs::read_to_string(path).map_err(cannot)?;
+        ))
+    })?;
     HuntReport::parse(&text).map_err(|error| Failure::input(format!("{}: {error}", path.display())))
 }
 
