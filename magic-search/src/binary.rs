@@ -197,7 +197,8 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{SearchConfig, find_set};
+    use crate::find::find_set;
+    use crate::search::SearchConfig;
 
     fn fancy() -> (MagicSet, AttackTable) {
         let (set, _) = find_set(&SearchConfig::default(), 1, &|_| {});

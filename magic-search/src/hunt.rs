@@ -542,7 +542,9 @@ mod tests {
         let d8 = Target::new(SliderKind::Bishop, D8, 5, Scheme::Fancy).unwrap();
         let range = (1 << 21)..(1 << 21) + 9 * BLOCK + 5;
         let whole = run(d8, range.clone(), 2, 3);
-        // Stop after a few checkpoints, then resume from the last one, twice.
+        // Stop after a few checkpoints, then resume from the last one, twice. One thread, so
+        // that each block is a checkpoint: with two, a descheduled thread can hold back the
+        // first checkpoint until every other block is done.
         let mut state = HuntReport::new(d8, range);
         for stop_after in [2, 3] {
             let stop = AtomicBool::new(false);
@@ -554,12 +556,12 @@ mod tests {
                     stop.store(true, Ordering::Relaxed);
                 }
             };
-            let _ = hunt(state.clone(), 2, 3, &|_| {}, &checkpoint, &stop);
+            let _ = hunt(state.clone(), 1, 3, &|_| {}, &checkpoint, &stop);
             let saved = last.into_inner().unwrap().expect("a checkpoint");
             assert!(saved.done > state.done && !saved.complete());
             state = saved;
         }
-        let resumed = hunt(state, 1, 3, &|_| {}, &|_| {}, &AtomicBool::new(false));
+        let resumed = hunt(state, 2, 3, &|_| {}, &|_| {}, &AtomicBool::new(false));
         assert_eq!(resumed, whole);
     }
 }

@@ -16,91 +16,16 @@
 //! `below-bound` of them lay below the target's lower bound. A file is complete when `done` is
 //! the range's end.
 
-use core::fmt;
 use core::ops::Range;
 
 use crate::geometry::{SliderKind, parse_square, square_name};
 use crate::hunt::{Found, HuntReport, Target};
 use crate::scheme::Scheme;
-
-/// The format's first line.
-const HEADER: &str = "bitforge-hunt 1";
+use crate::state_file::{MergeError, StateFileError, found, number, read_lines, set_once};
 
 /// The most `found` lines a file may hold: a hunt keeps what it was asked to, and a file that
 /// claims more is refused before it fills memory.
 pub const MAX_FOUND_LINES: usize = 1 << 20;
-
-/// Why a hunt state file was refused: the line (1-based; 0 for the file as a whole) and what
-/// is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HuntFileError {
-    /// The line, from 1; 0 when something is missing.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for HuntFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "line {}: {}", self.line, self.message)
-        }
-    }
-}
-
-impl std::error::Error for HuntFileError {}
-
-/// Why chunks' results cannot be merged.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MergeError {
-    /// Nothing to merge.
-    Empty,
-    /// Part `part` (0-based, in the order given) hunts for something else than part 0.
-    OtherTarget {
-        /// The part.
-        part: usize,
-    },
-    /// Part `part` has not covered its range.
-    Incomplete {
-        /// The part.
-        part: usize,
-    },
-    /// Ranges that do not meet end to start once sorted: a gap or an overlap.
-    NotAdjacent {
-        /// Where one range ends.
-        end: u128,
-        /// Where the next one starts.
-        next_start: u128,
-    },
-}
-
-impl fmt::Display for MergeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MergeError::Empty => f.write_str("nothing to merge"),
-            MergeError::OtherTarget { part } => {
-                write!(f, "part {} hunts for something else than part 1", part + 1)
-            }
-            MergeError::Incomplete { part } => write!(
-                f,
-                "part {} has not covered its range yet (resume it first)",
-                part + 1
-            ),
-            MergeError::NotAdjacent { end, next_start } if next_start > end => write!(
-                f,
-                "the candidates {end:#x}..{next_start:#x} are in no part (a chunk is missing)"
-            ),
-            MergeError::NotAdjacent { end, next_start } => write!(
-                f,
-                "two parts overlap from {next_start:#x} to {end:#x} (a chunk is given twice?)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MergeError {}
 
 fn hex(n: u128) -> String {
     format!("{n:#x}")
@@ -111,11 +36,14 @@ fn found_text(found: &Found) -> String {
 }
 
 impl HuntReport {
+    /// The format's first line.
+    pub const HEADER: &str = "bitforge-hunt 1";
+
     /// The state as a hunt state file, `comments` first.
     pub fn to_text(&self, comments: &[String]) -> String {
         let t = &self.target;
         let mut lines: Vec<String> = comments.iter().map(|c| format!("# {c}")).collect();
-        lines.push(HEADER.to_owned());
+        lines.push(Self::HEADER.to_owned());
         lines.push(format!(
             "target {} {} {} {}",
             t.kind(),
@@ -146,37 +74,11 @@ impl HuntReport {
 
     /// Reads a hunt state file, checking that every field is consistent with the target and
     /// the range (a file that parses is one a hunt can resume or a merge can use).
-    pub fn parse(text: &str) -> Result<Self, HuntFileError> {
+    pub fn parse(text: &str) -> Result<Self, StateFileError> {
         let mut fields = Fields::default();
-        let mut header = false;
-        for (number, line) in text.lines().enumerate() {
-            let number = number + 1;
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let fail = |message: String| HuntFileError {
-                line: number,
-                message,
-            };
-            if !header {
-                if line != HEADER {
-                    return Err(fail(format!(
-                        "expected '{HEADER}' (a hunt state file, version 1), found '{line}'"
-                    )));
-                }
-                header = true;
-                continue;
-            }
-            let words: Vec<&str> = line.split_whitespace().collect();
-            fields.read(&words).map_err(fail)?;
-        }
-        if !header {
-            return Err(HuntFileError {
-                line: 0,
-                message: format!("no '{HEADER}' line: not a hunt state file"),
-            });
-        }
+        read_lines(text, Self::HEADER, "a hunt state file", &mut |words| {
+            fields.read(words)
+        })?;
         fields.finish()
     }
 
@@ -225,39 +127,6 @@ struct Fields {
     found: Vec<Found>,
 }
 
-fn number(text: &str) -> Result<u128, String> {
-    text.strip_prefix("0x")
-        .and_then(|hex| u128::from_str_radix(hex, 16).ok())
-        .filter(|&n| n <= 1u128 << 64)
-        .ok_or_else(|| format!("'{text}' is not a 0x-prefixed number up to 2^64"))
-}
-
-fn found(words: &[&str]) -> Result<Found, String> {
-    let [magic, lowest, highest] = words else {
-        return Err("expected a magic and its lowest and highest index".to_owned());
-    };
-    let magic = number(magic).and_then(|n| {
-        u64::try_from(n).map_err(|_| format!("magic {n:#x} does not fit in 64 bits"))
-    })?;
-    let index = |text: &str| {
-        text.parse::<usize>()
-            .map_err(|_| format!("'{text}' is not an index"))
-    };
-    Ok(Found {
-        magic,
-        lowest: index(lowest)?,
-        highest: index(highest)?,
-    })
-}
-
-fn set_once<T>(slot: &mut Option<T>, value: T, key: &str) -> Result<(), String> {
-    if slot.is_some() {
-        return Err(format!("'{key}' is given twice"));
-    }
-    *slot = Some(value);
-    Ok(())
-}
-
 impl Fields {
     fn read(&mut self, words: &[&str]) -> Result<(), String> {
         match words {
@@ -301,12 +170,12 @@ impl Fields {
         }
     }
 
-    fn finish(self) -> Result<HuntReport, HuntFileError> {
-        let missing = |key: &str| HuntFileError {
+    fn finish(self) -> Result<HuntReport, StateFileError> {
+        let missing = |key: &str| StateFileError {
             line: 0,
             message: format!("the '{key}' line is missing"),
         };
-        let wrong = |message: String| HuntFileError { line: 0, message };
+        let wrong = |message: String| StateFileError { line: 0, message };
         let target = self.target.ok_or_else(|| missing("target"))?;
         let range = self.range.ok_or_else(|| missing("range"))?;
         let done = self.done.ok_or_else(|| missing("done"))?;

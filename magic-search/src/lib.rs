@@ -15,6 +15,8 @@
 
 pub mod binary;
 pub mod export;
+pub mod find;
+pub mod find_file;
 pub mod geometry;
 pub mod hunt;
 pub mod hunt_file;
@@ -22,6 +24,7 @@ pub mod magic_set;
 pub mod pack;
 pub mod scheme;
 pub mod search;
+pub mod state_file;
 pub mod subsets;
 pub mod tune;
 mod tuned_streams;
@@ -29,16 +32,17 @@ pub mod verify;
 
 pub use binary::{BINARY_MAGIC, BINARY_VERSION, BinaryError, from_binary, to_binary};
 pub use export::{Format, export};
+pub use find::{Chunk, FindState, MAX_CHUNKS, find, find_set, search_order};
 pub use geometry::SliderKind;
 pub use hunt::{Found, HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
-pub use hunt_file::{HuntFileError, MergeError};
 pub use magic_set::{Entry, MagicSet, ParseError};
 pub use pack::{Packed, pack};
 pub use scheme::{Scheme, Syntax};
 pub use search::{
-    BitsTarget, Budget, DEFAULT_SEED, SearchConfig, SearchStats, SquareResult, find_set,
-    find_square,
+    BitsTarget, Budget, DEFAULT_SEED, SearchConfig, SearchStats, SquareProgress, SquareResult,
+    Stage, find_square,
 };
+pub use state_file::{MergeError, StateFileError};
 pub use subsets::Subsets;
 pub use tune::{TunedSquare, tune_stream_offsets};
 pub use tuned_streams::FANCY_STREAM_OFFSETS;

@@ -29,11 +29,12 @@ enum Command {
     Export(commands::export::ExportArgs),
     Check(commands::check::CheckArgs),
     Hunt(commands::hunt::HuntArgs),
-    Merge(commands::hunt::MergeArgs),
+    Merge(commands::merge::MergeArgs),
 }
 
 /// A failure that ends the program: the message, and the exit code (1 for a set that does not
-/// verify, 2 for bad input or a file that cannot be read or written).
+/// verify, 2 for bad input or a file that cannot be read or written, 130 when Ctrl-C stopped
+/// the work).
 #[derive(Debug)]
 pub(crate) struct Failure {
     message: String,
@@ -50,6 +51,14 @@ impl Failure {
 
     pub(crate) fn message(&self) -> &str {
         &self.message
+    }
+
+    /// Stopped by Ctrl-C: exit 130.
+    pub(crate) fn interrupted(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 130,
+        }
     }
 
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
@@ -70,10 +79,14 @@ fn main() -> ExitCode {
         Some(Command::Export(args)) => commands::export::run(&args),
         Some(Command::Check(args)) => commands::check::run(&args),
         Some(Command::Hunt(args)) => commands::hunt::run(&args),
-        Some(Command::Merge(args)) => commands::hunt::run_merge(&args),
+        Some(Command::Merge(args)) => commands::merge::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        Err(failure) if failure.code == 130 => {
+            eprintln!("{}", failure.message);
+            ExitCode::from(failure.code)
+        }
         Err(failure) => {
             eprintln!("error: {}", failure.message);
             ExitCode::from(failure.code)

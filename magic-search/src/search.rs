@@ -1,14 +1,13 @@
 //! The magic search: seeded random sparse candidates, a cheap early reject, and a collision
 //! check that never clears its table.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use crate::geometry::{SliderKind, ray, ray_attacks, relevant_mask};
-use crate::magic_set::MagicSet;
+use crate::hunt::Found;
 use crate::scheme::Scheme;
 use crate::subsets::Subsets;
 use crate::tuned_streams::FANCY_STREAM_OFFSETS;
@@ -27,6 +26,34 @@ pub enum BitsTarget {
     Fewer(u8),
     /// As few bits as the budget allows: one fewer at a time, per square, until a level fails.
     Minimise,
+}
+
+impl core::fmt::Display for BitsTarget {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            BitsTarget::Mask => f.write_str("mask"),
+            BitsTarget::Fewer(n) => write!(f, "-{n}"),
+            BitsTarget::Minimise => f.write_str("min"),
+        }
+    }
+}
+
+impl core::str::FromStr for BitsTarget {
+    type Err = String;
+
+    /// `mask`, `min` or `-N` with N from 1 to 8.
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "mask" => Ok(BitsTarget::Mask),
+            "min" => Ok(BitsTarget::Minimise),
+            _ => match text.strip_prefix('-').map(str::parse::<u8>) {
+                Some(Ok(fewer @ 1..=8)) => Ok(BitsTarget::Fewer(fewer)),
+                _ => Err(format!(
+                    "'{text}' is not mask, min or -N with N from 1 to 8"
+                )),
+            },
+        }
+    }
 }
 
 /// When a search for a reduced-bit magic gives up (a full-width magic is always searched to the
@@ -266,14 +293,64 @@ impl Tester {
     }
 }
 
-/// One square's search state: its tester, its random stream and the running count.
+/// Where a square's search stands: enough to continue it exactly where it stopped (see
+/// [`SquareProgress::resume`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareProgress {
+    /// The slider kind.
+    pub kind: SliderKind,
+    /// The square.
+    pub square: u8,
+    /// What the search is looking for now.
+    pub stage: Stage,
+    /// The square's random stream (xoshiro256++ state words) as the stage left it.
+    pub stream: [u64; 4],
+    /// Candidates drawn in the current stage: the attempts budget counts them, and reduced-bit
+    /// stages choose a candidate's density from their number.
+    pub attempts: u64,
+    /// Time spent in the current stage, for a time budget.
+    pub spent: Duration,
+    /// Candidates tried on this square in all.
+    pub tried: u64,
+    /// The magic kept so far and its index bits (none before the first full-width magic).
+    pub best: Option<(Found, u8)>,
+}
+
+/// The stages of a square's search, in order: full-width magics until `candidates` are found
+/// (keeping the one spanning the fewest slots), then for fancy magics with fewer bits asked,
+/// one reduced bit level after another until one fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Looking for full-width magic number `found + 1`.
+    Full {
+        /// Full-width magics found so far.
+        found: u32,
+    },
+    /// Looking for a magic with `fewer` bits less than the full width.
+    Reduced {
+        /// Bits below the full width.
+        fewer: u8,
+    },
+    /// Finished: `best` is the result.
+    Done,
+}
+
+/// What one call of the candidate loop ended with.
+enum Step {
+    Found(Found),
+    Exhausted,
+    Paused,
+}
+
+/// How often, in candidates, the candidate loop looks at the clock and asks whether to pause.
+const PAUSE_CHECK: u64 = 4096;
+
+/// One square's search: its tester, its random stream and where it stands.
 pub(crate) struct SquareSearch {
-    kind: SliderKind,
-    square: u8,
-    seed: u64,
     tester: Tester,
     rng: Xoshiro256PlusPlus,
-    tried: u64,
+    progress: SquareProgress,
+    seed: u64,
     early_reject: bool,
 }
 
@@ -293,16 +370,160 @@ fn stream_offset(kind: SliderKind, square: u8, scheme: Scheme) -> u16 {
     }
 }
 
-impl SquareSearch {
-    pub(crate) fn new(kind: SliderKind, square: u8, config: &SearchConfig, offset: u16) -> Self {
-        SquareSearch {
+fn stream_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
+    let bytes = rng.state();
+    core::array::from_fn(|i| {
+        u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+    })
+}
+
+fn stream_from_words(words: [u64; 4]) -> Xoshiro256PlusPlus {
+    let mut bytes = [0u8; 32];
+    for (chunk, word) in bytes.chunks_exact_mut(8).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    Xoshiro256PlusPlus::from_seed(bytes)
+}
+
+/// The full index width of a square under `scheme`.
+fn full_bits(kind: SliderKind, square: u8, scheme: Scheme) -> u8 {
+    scheme
+        .fixed_bits(kind)
+        .unwrap_or(relevant_mask(kind, square).count_ones() as u8)
+}
+
+/// The reduced bit levels `config` asks of a square `full` bits wide, as bits below the full
+/// width, in order (fancy magics only).
+fn reduced_levels(config: &SearchConfig, full: u8) -> core::ops::Range<u8> {
+    if config.scheme != Scheme::Fancy {
+        return 0..0;
+    }
+    match config.bits {
+        BitsTarget::Mask => 0..0,
+        BitsTarget::Fewer(n) => n..n + 1,
+        BitsTarget::Minimise => 1..full,
+    }
+}
+
+impl SquareProgress {
+    /// A square's search under `config` before its first candidate.
+    pub fn new(kind: SliderKind, square: u8, config: &SearchConfig) -> Self {
+        let offset = stream_offset(kind, square, config.scheme);
+        let rng = Xoshiro256PlusPlus::seed_from_u64(stream_seed(kind, square, config.seed, offset));
+        SquareProgress {
             kind,
             square,
-            seed: config.seed,
-            tester: Tester::new(kind, square, config.scheme),
-            rng: Xoshiro256PlusPlus::seed_from_u64(stream_seed(kind, square, config.seed, offset)),
+            stage: Stage::Full { found: 0 },
+            stream: stream_words(&rng),
+            attempts: 0,
+            spent: Duration::ZERO,
             tried: 0,
+            best: None,
+        }
+    }
+
+    /// Whether the square's search is finished.
+    pub fn is_done(&self) -> bool {
+        self.stage == Stage::Done
+    }
+
+    /// The square's result, once it is done.
+    pub fn result(&self) -> Option<SquareResult> {
+        match (self.stage, self.best) {
+            (Stage::Done, Some((found, bits))) => Some(SquareResult {
+                kind: self.kind,
+                square: self.square,
+                magic: found.magic,
+                bits,
+                candidates_tried: self.tried,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Whether this state is one that `config`'s search of the square can reach: the stage
+    /// among those it goes through, a kept magic (with indices inside its width) from the
+    /// first full-width magic on. Whether the magic works is not checked here.
+    pub fn fits(&self, config: &SearchConfig) -> Result<(), String> {
+        let full = full_bits(self.kind, self.square, config.scheme);
+        let levels = reduced_levels(config, full);
+        match self.stage {
+            Stage::Full { found } if found >= config.candidates.max(1) => {
+                return Err(format!(
+                    "{found} full-width magics found, but the search keeps the best of {}",
+                    config.candidates
+                ));
+            }
+            Stage::Reduced { fewer } if !levels.contains(&fewer) => {
+                return Err(format!("the search does not try {fewer} bits fewer"));
+            }
+            _ => {}
+        }
+        match (self.stage, self.best) {
+            (Stage::Full { found: 0 }, None) => Ok(()),
+            (_, None) => Err("no magic is given, but the search has found one".to_owned()),
+            (Stage::Full { found: 0 }, Some(_)) => {
+                Err("a magic is given before the search has found one".to_owned())
+            }
+            (stage, Some((found, bits))) => {
+                // Each reduced level starts from the magic the level before it kept.
+                let allowed = match stage {
+                    Stage::Full { .. } => full..=full,
+                    Stage::Reduced { fewer } => {
+                        let kept = full - (fewer - levels.start);
+                        kept..=kept
+                    }
+                    Stage::Done => full.saturating_sub(levels.end.saturating_sub(1)).max(1)..=full,
+                };
+                if !allowed.contains(&bits) {
+                    return Err(format!(
+                        "{bits} index bits: at this stage the search keeps {} to {}",
+                        allowed.start(),
+                        allowed.end()
+                    ));
+                }
+                if found.lowest > found.highest || found.highest >> bits != 0 {
+                    return Err(format!(
+                        "indices {} to {} do not fit {bits} bits",
+                        found.lowest, found.highest
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Continues the search under `config` (the one it was made with) until it is done, or
+    /// until `pause` returns true (asked every few thousand candidates). The candidates tried
+    /// and the result do not depend on where it paused: a paused search continues exactly.
+    pub fn resume(&mut self, config: &SearchConfig, pause: &mut dyn FnMut() -> bool) {
+        let mut search = SquareSearch::resume(*self, config);
+        search.run(config, pause);
+        *self = search.progress();
+    }
+}
+
+impl SquareSearch {
+    pub(crate) fn new(kind: SliderKind, square: u8, config: &SearchConfig, offset: u16) -> Self {
+        let mut search = SquareSearch::resume(SquareProgress::new(kind, square, config), config);
+        search.restart(offset);
+        search
+    }
+
+    fn resume(progress: SquareProgress, config: &SearchConfig) -> Self {
+        SquareSearch {
+            tester: Tester::new(progress.kind, progress.square, config.scheme),
+            rng: stream_from_words(progress.stream),
+            progress,
+            seed: config.seed,
             early_reject: config.scheme != Scheme::Black,
+        }
+    }
+
+    fn progress(&self) -> SquareProgress {
+        SquareProgress {
+            stream: stream_words(&self.rng),
+            ..self.progress
         }
     }
 
@@ -310,38 +531,108 @@ impl SquareSearch {
     /// candidate first succeeds depends only on the stream: the key order and the killers that
     /// earlier searches left only make failures cheaper.
     pub(crate) fn restart(&mut self, offset: u16) {
-        let seed = stream_seed(self.kind, self.square, self.seed, offset);
+        let p = &self.progress;
+        let seed = stream_seed(p.kind, p.square, self.seed, offset);
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        self.tried = 0;
+        self.progress.tried = 0;
+        self.progress.attempts = 0;
     }
 
     /// How many candidates the full-width search tries up to its first magic; `None` if more
     /// than `limit`.
     pub(crate) fn candidates_to_first_magic(&mut self, limit: u64) -> Option<u64> {
         let bits = self.tester.mask().count_ones() as u8;
-        self.next_magic(bits, Some(Budget::Attempts(limit)), false)?;
-        Some(self.tried)
+        self.progress.attempts = 0;
+        match self.next_magic(bits, Some(Budget::Attempts(limit)), false, &mut || false) {
+            Step::Found(_) => Some(self.progress.tried),
+            Step::Exhausted | Step::Paused => None,
+        }
     }
 
-    /// The next valid magic for `bits`, or `None` when `budget` runs out first. `reduced`:
-    /// fewer bits than the mask, which needs constructive collisions and denser candidates.
+    /// Runs the stages until the search is done or `pause` says to stop.
+    fn run(&mut self, config: &SearchConfig, pause: &mut dyn FnMut() -> bool) {
+        let p = &self.progress;
+        let full = full_bits(p.kind, p.square, config.scheme);
+        let levels = reduced_levels(config, full);
+        let after_level = |fewer: u8| {
+            if levels.contains(&(fewer + 1)) && full > fewer + 1 {
+                Stage::Reduced { fewer: fewer + 1 }
+            } else {
+                Stage::Done
+            }
+        };
+        loop {
+            let (bits, budget, reduced) = match self.progress.stage {
+                Stage::Done => return,
+                Stage::Full { .. } => (full, None, false),
+                Stage::Reduced { fewer } => (full - fewer, Some(config.budget), true),
+            };
+            let step = self.next_magic(bits, budget, reduced, pause);
+            let progress = &mut self.progress;
+            let next = match (step, progress.stage) {
+                (Step::Paused, _) => return,
+                (Step::Found(found), Stage::Full { found: count }) => {
+                    // Fixed-width schemes pack better when the used indices span fewer slots.
+                    let better = progress
+                        .best
+                        .is_none_or(|(kept, _)| found.span() < kept.span());
+                    if better {
+                        progress.best = Some((found, bits));
+                    }
+                    if count + 1 < config.candidates.max(1) {
+                        Stage::Full { found: count + 1 }
+                    } else if levels.start > 0 && full > levels.start {
+                        Stage::Reduced {
+                            fewer: levels.start,
+                        }
+                    } else {
+                        Stage::Done
+                    }
+                }
+                (Step::Found(found), Stage::Reduced { fewer }) => {
+                    progress.best = Some((found, bits));
+                    after_level(fewer)
+                }
+                (Step::Exhausted, _) | (Step::Found(_), Stage::Done) => Stage::Done,
+            };
+            progress.stage = next;
+            progress.attempts = 0;
+            progress.spent = Duration::ZERO;
+        }
+    }
+
+    /// The next valid magic for `bits`, unless `budget` runs out or `pause` says to stop first
+    /// (then the search continues from here when called again). `reduced`: fewer bits than the
+    /// mask, which needs constructive collisions and denser candidates.
     fn next_magic(
         &mut self,
         bits: u8,
         budget: Option<Budget>,
         reduced: bool,
-    ) -> Option<(u64, usize, usize)> {
+        pause: &mut dyn FnMut() -> bool,
+    ) -> Step {
         let started = Instant::now();
-        let mut attempts = 0u64;
+        let spent_before = self.progress.spent;
+        let progress = &mut self.progress;
+        // Every call makes progress before it may pause: a pause that always says yes still
+        // lets the search advance by up to PAUSE_CHECK candidates per call.
+        let mut first = true;
         loop {
-            attempts += 1;
-            self.tried += 1;
+            if !first && progress.attempts.is_multiple_of(PAUSE_CHECK) && pause() {
+                progress.spent = spent_before + started.elapsed();
+                return Step::Paused;
+            }
+            first = false;
+            progress.attempts += 1;
+            progress.tried += 1;
+            let attempts = progress.attempts;
             match budget {
-                Some(Budget::Attempts(limit)) if attempts > limit => return None,
+                Some(Budget::Attempts(limit)) if attempts > limit => return Step::Exhausted,
                 Some(Budget::Time(limit))
-                    if attempts.is_multiple_of(4096) && started.elapsed() > limit =>
+                    if attempts.is_multiple_of(PAUSE_CHECK)
+                        && spent_before + started.elapsed() > limit =>
                 {
-                    return None;
+                    return Step::Exhausted;
                 }
                 _ => {}
             }
@@ -367,7 +658,11 @@ impl SquareSearch {
                 continue;
             }
             if let Some((lowest, highest)) = self.tester.test(magic, bits) {
-                return Some((magic, lowest, highest));
+                return Step::Found(Found {
+                    magic,
+                    lowest,
+                    highest,
+                });
             }
         }
     }
@@ -375,104 +670,17 @@ impl SquareSearch {
 
 /// Finds a magic for one square.
 pub fn find_square(kind: SliderKind, square: u8, config: &SearchConfig) -> SquareResult {
-    let offset = stream_offset(kind, square, config.scheme);
-    let mut search = SquareSearch::new(kind, square, config, offset);
-    let full_bits = config
-        .scheme
-        .fixed_bits(kind)
-        .unwrap_or(search.tester.mask().count_ones() as u8);
-    let (mut magic, lowest, highest) = search
-        .next_magic(full_bits, None, false)
-        .expect("an unbounded search always ends with a magic");
-    let mut bits = full_bits;
-
-    // Fixed-width schemes pack better when the used indices span fewer slots.
-    let mut span = highest - lowest;
-    for _ in 1..config.candidates.max(1) {
-        if let Some((found, lowest, highest)) = search.next_magic(full_bits, None, false)
-            && highest - lowest < span
-        {
-            (magic, span) = (found, highest - lowest);
-        }
-    }
-
-    if config.scheme == Scheme::Fancy {
-        let levels = match config.bits {
-            BitsTarget::Mask => 0..0,
-            BitsTarget::Fewer(n) => n..n + 1,
-            BitsTarget::Minimise => 1..full_bits,
-        };
-        for fewer in levels {
-            let Some(target) = full_bits.checked_sub(fewer).filter(|&b| b >= 1) else {
-                break;
-            };
-            match search.next_magic(target, Some(config.budget), true) {
-                Some((found, _, _)) => (magic, bits) = (found, target),
-                None => break,
-            }
-        }
-    }
-    SquareResult {
-        kind,
-        square,
-        magic,
-        bits,
-        candidates_tried: search.tried,
-    }
-}
-
-/// Finds a full set, rook and bishop on all 64 squares, on `threads` threads (at least one).
-/// `on_square` is called once per finished square, from the thread that found it.
-///
-/// The result depends only on `config`, never on the thread count (each square has its own
-/// random stream), except with a time budget.
-pub fn find_set(
-    config: &SearchConfig,
-    threads: usize,
-    on_square: &(dyn Fn(&SquareResult) + Sync),
-) -> (MagicSet, SearchStats) {
-    // Hardest squares first (most mask bits), so that threads finish together.
-    let mut jobs: Vec<(SliderKind, u8)> = SliderKind::ALL
-        .into_iter()
-        .flat_map(|kind| (0..64).map(move |square| (kind, square)))
-        .collect();
-    jobs.sort_by_key(|&(kind, square)| {
-        core::cmp::Reverse(relevant_mask(kind, square).count_ones())
-    });
-
-    let next_job = AtomicUsize::new(0);
-    let worker = || {
-        let mut done = Vec::new();
-        while let Some(&(kind, square)) = jobs.get(next_job.fetch_add(1, Ordering::Relaxed)) {
-            let result = find_square(kind, square, config);
-            on_square(&result);
-            done.push(result);
-        }
-        done
-    };
-    let results: Vec<SquareResult> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(worker)).collect();
-        let mut all = worker();
-        for handle in handles {
-            all.extend(handle.join().expect("a search thread panicked"));
-        }
-        all
-    });
-
-    let mut pairs = [[(0u64, 0u8); 64]; 2];
-    let mut stats = SearchStats::default();
-    for result in &results {
-        pairs[result.kind as usize][result.square as usize] = (result.magic, result.bits);
-        stats.candidates_tried += result.candidates_tried;
-        stats.squares += 1;
-    }
-    let set = MagicSet::with_dense_offsets(config.scheme, pairs[0], pairs[1]);
-    (set, stats)
+    let mut progress = SquareProgress::new(kind, square, config);
+    progress.resume(config, &mut || false);
+    progress
+        .result()
+        .expect("a search that never pauses ends with a magic")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::find::find_set;
     use crate::verify::verify;
 
     #[test]

@@ -1,6 +1,7 @@
 //! The readers never panic, abort or allocate without bound: mutated `.magics` files (then
-//! verified), mutated hunt state files (then written back and merged) and mutated binary
-//! exports. Whatever is accepted is consistent.
+//! verified), mutated hunt state files (then written back and merged), mutated set search
+//! state files (then written back, resumed and merged) and mutated binary exports. Whatever is
+//! accepted is consistent.
 //!
 //! `PROPTEST_CASES` sets the inputs per test (default 300; the million-input run is
 //! `PROPTEST_CASES=1000000 cargo test --release -p magic-search --test fuzz`).
@@ -9,8 +10,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
 use magic_search::{
-    AttackTable, HuntReport, MAX_TABLE_ENTRIES, MagicSet, Scheme, SliderKind, Target, from_binary,
-    hunt, to_binary, verify,
+    AttackTable, BitsTarget, Budget, Chunk, FindState, HuntReport, MAX_TABLE_ENTRIES, MagicSet,
+    Scheme, SearchConfig, SliderKind, Target, from_binary, hunt, to_binary, verify,
 };
 use proptest::prelude::*;
 
@@ -52,6 +53,23 @@ fn hunt_file() -> &'static str {
     })
 }
 
+/// A set search state file with squares at every stage: done, paused in a reduced level,
+/// not started.
+fn find_file() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let config = SearchConfig {
+            bits: BitsTarget::Minimise,
+            budget: Budget::Attempts(6000),
+            ..SearchConfig::default()
+        };
+        let mut state = FindState::new(config, Chunk::new(1, 40).unwrap());
+        state.squares[0].resume(&config, &mut || false);
+        state.squares[1].resume(&config, &mut || true);
+        state.to_text(&["fuzz seed".to_owned()])
+    })
+}
+
 /// A table a verified set may have.
 fn bounded(table: &AttackTable) {
     assert!(table.entries() <= MAX_TABLE_ENTRIES);
@@ -69,7 +87,7 @@ enum Edit {
 
 fn text_char() -> impl Strategy<Value = char> {
     prop::sample::select(
-        "0123456789abcdefx -#\n\trookbishopa1h8fancyblackfixedtargetrangedone\u{e9}"
+        "0123456789abcdefx -#\n\trookbishopa1h8fancyblackfixedtargetrangedonefull:reduced/\u{e9}"
             .chars()
             .collect::<Vec<_>>(),
     )
@@ -178,6 +196,21 @@ proptest! {
         if let Ok(report) = HuntReport::parse(&text) {
             assert_eq!(HuntReport::parse(&report.to_text(&[])), Ok(report.clone()));
             let _ = HuntReport::merge(&[report.clone(), report], 16);
+        }
+    }
+
+    #[test]
+    fn mutated_find_files(edits in prop::collection::vec(edit(), 1..4)) {
+        let text = apply(find_file(), &edits);
+        if let Ok(mut state) = FindState::parse(&text) {
+            assert_eq!(FindState::parse(&state.to_text(&[])), Ok(state.clone()));
+            // Every square continues from what the file says, a few thousand candidates each.
+            let config = state.config;
+            for square in &mut state.squares {
+                square.resume(&config, &mut || true);
+            }
+            let _ = state.stats();
+            let _ = FindState::merge(&[state]);
         }
     }
 

@@ -1,13 +1,19 @@
 //! `magic-search find`: search a full set.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{BitsTarget, Budget, DEFAULT_SEED, Scheme, SearchConfig, find_set, verify};
+use magic_search::{
+    AttackTable, BitsTarget, Budget, Chunk, DEFAULT_SEED, FindState, MagicSet, Scheme,
+    SearchConfig, Target, find, verify,
+};
 
 use crate::Failure;
+use crate::commands::resumable::{
+    Checkpoint, check_kept, interrupted, parse_chunk, read_text, state_comments, stopped,
+};
 use crate::files::{Output, command_line, kib};
 
 /// Find a full magic set (rook and bishop on all 64 squares) and verify it.
@@ -32,7 +38,7 @@ pub(crate) struct FindArgs {
     /// Index bits per square (fancy only): `mask` (as many as the relevant mask), `-N` (N fewer:
     /// "hard" magics) or `min` (one fewer at a time until the budget runs out). A square whose
     /// budget runs out keeps its best magic.
-    #[arg(long, default_value = "mask", value_parser = parse_bits, allow_hyphen_values = true)]
+    #[arg(long, default_value = "mask", allow_hyphen_values = true)]
     bits: BitsTarget,
 
     /// Candidates tried per square and reduced bit level before giving up.
@@ -59,6 +65,22 @@ pub(crate) struct FindArgs {
     /// Print only the summary, not the set (the default when no subcommand is given).
     #[arg(long)]
     summary_only: bool,
+
+    /// Search only chunk I of N parts of the squares (I from 0 to N-1, N up to 128), such as
+    /// `3/40`: a batch scheduler's array index. The chunk's result is its --checkpoint file;
+    /// `magic-search merge` combines the chunks' files into the set.
+    #[arg(long, value_parser = parse_chunk, default_value = "0/1")]
+    chunk: (u32, u32),
+
+    /// Keep the progress in this file and resume from it if it exists (same options and
+    /// chunk): a stopped search (Ctrl-C, a reboot, a batch job's time limit) continues where
+    /// it stopped and ends with the same set.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+
+    /// How often to write the checkpoint, such as `30s` or `5m`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    checkpoint_every: Duration,
 }
 
 impl Default for FindArgs {
@@ -74,20 +96,10 @@ impl Default for FindArgs {
             out: None,
             force: false,
             summary_only: true,
+            chunk: (0, 1),
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(30),
         }
-    }
-}
-
-fn parse_bits(text: &str) -> Result<BitsTarget, String> {
-    match text {
-        "mask" => Ok(BitsTarget::Mask),
-        "min" => Ok(BitsTarget::Minimise),
-        _ => match text.strip_prefix('-').map(str::parse::<u8>) {
-            Some(Ok(fewer @ 1..=8)) => Ok(BitsTarget::Fewer(fewer)),
-            _ => Err(format!(
-                "'{text}' is not mask, min or -N with N from 1 to 8"
-            )),
-        },
     }
 }
 
@@ -119,6 +131,20 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
             args.scheme
         )));
     }
+    let chunk = Chunk::new(args.chunk.0, args.chunk.1).map_err(Failure::input)?;
+    let whole = chunk == Chunk::WHOLE;
+    if !whole && args.checkpoint.is_none() {
+        return Err(Failure::input(format!(
+            "chunk {chunk} is part of a set: its result is its state file, so give --checkpoint \
+             FILE (then `magic-search merge` the chunks' files into the set)"
+        )));
+    }
+    if !whole && args.out.is_some() {
+        return Err(Failure::input(format!(
+            "chunk {chunk} is part of a set and writes no set: its result is the --checkpoint \
+             file (`magic-search merge --out` writes the set)"
+        )));
+    }
     let output = Output {
         path: args.out.clone(),
         force: args.force,
@@ -142,7 +168,45 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
 
-    let progress = ProgressBar::new(128).with_style(
+    let fresh = FindState::new(config, chunk);
+    let start = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            let saved = read_state(path)?;
+            if saved.config != config || saved.chunk != chunk {
+                return Err(Failure::input(format!(
+                    "{} holds chunk {} of another search (scheme {}, seed {:#x}, bits {}, \
+                     candidates {}): give the options it was started with, or another file",
+                    path.display(),
+                    saved.chunk,
+                    saved.config.scheme,
+                    saved.config.seed,
+                    saved.config.bits,
+                    saved.config.candidates
+                )));
+            }
+            saved
+        }
+        _ => fresh,
+    };
+    let checkpoint = args
+        .checkpoint
+        .as_ref()
+        .map(|path| Checkpoint::new(path, args.checkpoint_every));
+    // Written at once, so that a checkpoint that cannot be written stops the search before
+    // any work is done.
+    if let Some(file) = &checkpoint {
+        file.write_now(&state_text(&start))?;
+    }
+    if start.done() > 0 || start.stats().candidates_tried > 0 {
+        eprintln!(
+            "resumed: {} of {} squares done, {} candidates tried before",
+            start.done(),
+            start.squares.len(),
+            start.stats().candidates_tried
+        );
+    }
+
+    let progress = ProgressBar::new(start.squares.len() as u64).with_style(
         ProgressStyle::with_template(
             "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} squares, {msg}",
         )
@@ -150,39 +214,67 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         .progress_chars("=> "),
     );
     progress.set_message(format!("{} magics", config.scheme));
+    progress.set_position(start.done() as u64);
+    let save = |state: &FindState| {
+        if let Some(file) = &checkpoint {
+            file.save(|| state_text(state), &progress);
+        }
+    };
+    let tried_before = start.stats().candidates_tried;
     let started = Instant::now();
-    let (set, stats) = find_set(&config, threads, &|_| progress.inc(1));
+    let state = find(
+        start,
+        threads,
+        args.checkpoint_every,
+        &|_| progress.inc(1),
+        &save,
+        interrupted(),
+    );
     let searched = started.elapsed();
     progress.finish_and_clear();
 
+    if !state.is_complete() {
+        eprintln!(
+            "squares done: {} of {} (chunk {chunk})",
+            state.done(),
+            state.squares.len()
+        );
+        if let Some(file) = &checkpoint {
+            file.write_now(&state_text(&state))?;
+        }
+        return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
+    }
+    let tried = state.stats().candidates_tried - tried_before;
+    if !whole {
+        if let Some(file) = &checkpoint {
+            file.write_now(&state_text(&state))?;
+            eprintln!(
+                "chunk {chunk}: {} squares done, {tried} candidates tried in {:.2} s",
+                state.squares.len(),
+                searched.as_secs_f64()
+            );
+            eprintln!(
+                "written: {} (merge every chunk's file with `magic-search merge`)",
+                file.path().display()
+            );
+        }
+        return Ok(());
+    }
+    let set = state.to_set().expect("a complete whole search has a set");
     let table = verify(&set)
         .map_err(|error| Failure::invalid(format!("the search returned a bad set: {error}")))?;
     let total = started.elapsed();
-
     if args.out.is_some() || !args.summary_only {
-        let comments = [
-            "bitforge magic set, written by magic-search".to_owned(),
-            format!("command: {}", command_line()),
-            format!("table entries: {}", table.entries()),
-        ];
-        output.write(&set.to_text(&comments))?;
+        write_set(&set, &table, &output)?;
     }
-
-    let rook_bits: u32 = set.rook.iter().map(|e| 1u32 << e.bits).sum();
-    let bishop_bits: u32 = set.bishop.iter().map(|e| 1u32 << e.bits).sum();
-    eprintln!("scheme: {}", set.scheme);
-    eprintln!("seed: {}", config.seed);
+    if let Some(file) = &checkpoint {
+        file.write_now(&state_text(&state))?;
+    }
+    print_summary(&set, &table, &state);
     eprintln!("threads: {threads}");
-    eprintln!(
-        "squares: {} (rook 64, bishop 64), all verified",
-        stats.squares
-    );
-    eprintln!(
-        "table entries: {} ({:.1} KiB; rook slices {rook_bits}, bishop slices {bishop_bits})",
-        table.entries(),
-        kib(table.entries())
-    );
-    eprintln!("candidates tried: {}", stats.candidates_tried);
+    if tried_before > 0 {
+        eprintln!("of which in this run: {tried}");
+    }
     eprintln!(
         "time: {:.2} ms (search {:.2} ms, verify {:.2} ms)",
         total.as_secs_f64() * 1e3,
@@ -195,16 +287,68 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The state file's text for `state`.
+pub(crate) fn state_text(state: &FindState) -> String {
+    state.to_text(&state_comments("set search state"))
+}
+
+/// Reads a set search state file, checking every magic it keeps.
+pub(crate) fn read_state(path: &Path) -> Result<FindState, Failure> {
+    let text = read_text(path, "a set search state file")?;
+    let state = FindState::parse(&text)
+        .map_err(|error| Failure::input(format!("{}: {error}", path.display())))?;
+    for square in &state.squares {
+        if let Some((found, bits)) = &square.best {
+            let target = Target::new(square.kind, square.square, *bits, state.config.scheme)
+                .map_err(|error| Failure::input(format!("{}: {error}", path.display())))?;
+            check_kept(path, target, found)?;
+        }
+    }
+    Ok(state)
+}
+
+/// Writes a verified set with its provenance.
+pub(crate) fn write_set(
+    set: &MagicSet,
+    table: &AttackTable,
+    output: &Output,
+) -> Result<(), Failure> {
+    let comments = [
+        "bitforge magic set, written by magic-search".to_owned(),
+        format!("command: {}", command_line()),
+        format!("table entries: {}", table.entries()),
+    ];
+    output.write(&set.to_text(&comments))
+}
+
+/// The summary of a whole search's set.
+pub(crate) fn print_summary(set: &MagicSet, table: &AttackTable, state: &FindState) {
+    let rook_bits: u32 = set.rook.iter().map(|e| 1u32 << e.bits).sum();
+    let bishop_bits: u32 = set.bishop.iter().map(|e| 1u32 << e.bits).sum();
+    eprintln!("scheme: {}", set.scheme);
+    eprintln!("seed: {}", state.config.seed);
+    eprintln!(
+        "squares: {} (rook 64, bishop 64), all verified",
+        state.squares.len()
+    );
+    eprintln!(
+        "table entries: {} ({:.1} KiB; rook slices {rook_bits}, bishop slices {bishop_bits})",
+        table.entries(),
+        kib(table.entries())
+    );
+    eprintln!("candidates tried: {}", state.stats().candidates_tried);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn bits_and_durations_parse() {
-        assert_eq!(parse_bits("-2"), Ok(BitsTarget::Fewer(2)));
-        assert_eq!(parse_bits("min"), Ok(BitsTarget::Minimise));
-        assert!(parse_bits("-0").is_err());
-        assert!(parse_bits("3").is_err());
+        assert_eq!("-2".parse(), Ok(BitsTarget::Fewer(2)));
+        assert_eq!("min".parse(), Ok(BitsTarget::Minimise));
+        assert!("-0".parse::<BitsTarget>().is_err());
+        assert!("3".parse::<BitsTarget>().is_err());
         assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));

@@ -1,21 +1,20 @@
-//! `magic-search hunt`: every candidate of a range for one square, resumable; and `merge`,
-//! which combines the chunks' results.
+//! `magic-search hunt`: every candidate of a range for one square, resumable.
 
 use core::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::geometry::square_name;
-use magic_search::{HuntReport, Scheme, SliderKind, check_magic, hunt};
+use magic_search::{HuntReport, Scheme, SliderKind, hunt};
 
 use crate::Failure;
 use crate::commands::find::parse_duration;
+use crate::commands::resumable::{
+    Checkpoint, check_kept, interrupted, parse_chunk, read_text, state_comments, stopped,
+};
 use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
-use crate::files::{Output, command_line, read_bytes};
 
 /// Try every candidate magic of a range for one square: the magics it holds, or a proof that
 /// it holds none.
@@ -69,27 +68,6 @@ pub(crate) struct HuntArgs {
     keep: u32,
 }
 
-/// Combine the checkpoint files of a hunt's chunks into one result (a proof when no chunk
-/// found a magic and the chunks cover the whole period).
-#[derive(Debug, Args)]
-pub(crate) struct MergeArgs {
-    /// The chunks' checkpoint files, in any order.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-
-    /// Write the merged result to this file (the same format).
-    #[arg(long, short)]
-    out: Option<PathBuf>,
-
-    /// Overwrite --out if it exists.
-    #[arg(long)]
-    force: bool,
-
-    /// How many magics to list.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
-    keep: u32,
-}
-
 fn parse_range(text: &str) -> Result<Range<u128>, String> {
     let (start, end) = text
         .split_once("..")
@@ -101,19 +79,6 @@ fn parse_range(text: &str) -> Result<Range<u128>, String> {
     Ok(start..end)
 }
 
-fn parse_chunk(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("'{text}' is not a chunk I/N with I from 0 to N-1");
-    let (index, count) = text.split_once('/').ok_or_else(bad)?;
-    let (index, count): (u32, u32) = (
-        index.parse().map_err(|_| bad())?,
-        count.parse().map_err(|_| bad())?,
-    );
-    if count == 0 || index >= count {
-        return Err(bad());
-    }
-    Ok((index, count))
-}
-
 /// Part `index` of `count` equal parts of `range`.
 fn chunk_of(range: &Range<u128>, (index, count): (u32, u32)) -> Range<u128> {
     let length = range.end - range.start;
@@ -121,23 +86,20 @@ fn chunk_of(range: &Range<u128>, (index, count): (u32, u32)) -> Range<u128> {
     at(index)..at(index + 1)
 }
 
-/// Reads a hunt state file.
-fn read_state(path: &Path) -> Result<HuntReport, Failure> {
-    let text = String::from_utf8(read_bytes(path)?).map_err(|_| {
-        Failure::input(format!(
-            "{}: not a hunt state file (not text)",
-            path.display()
-        ))
-    })?;
-    HuntReport::parse(&text).map_err(|error| Failure::input(format!("{}: {error}", path.display())))
+/// Reads a hunt state file, checking every magic it lists.
+pub(crate) fn read_state(path: &Path) -> Result<HuntReport, Failure> {
+    let text = read_text(path, "a hunt state file")?;
+    let report = HuntReport::parse(&text)
+        .map_err(|error| Failure::input(format!("{}: {error}", path.display())))?;
+    for found in report.best.iter().chain(&report.found) {
+        check_kept(path, report.target, found)?;
+    }
+    Ok(report)
 }
 
 /// The file's text for `report`.
-fn state_text(report: &HuntReport) -> String {
-    report.to_text(&[
-        "bitforge hunt state, written by magic-search".to_owned(),
-        format!("command: {}", command_line()),
-    ])
+pub(crate) fn state_text(report: &HuntReport) -> String {
+    report.to_text(&state_comments("hunt state"))
 }
 
 pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
@@ -181,14 +143,14 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         }
         _ => fresh,
     };
-    let checkpoint_file = args.checkpoint.as_ref().map(|path| Output {
-        path: Some(path.clone()),
-        force: true,
-    });
+    let checkpoint = args
+        .checkpoint
+        .as_ref()
+        .map(|path| Checkpoint::new(path, args.checkpoint_every));
     // Written at once, so that a checkpoint that cannot be written stops the hunt before any
     // work is done.
-    if let Some(file) = &checkpoint_file {
-        file.write(&state_text(&start))?;
+    if let Some(file) = &checkpoint {
+        file.write_now(&state_text(&start))?;
     }
 
     println!("target: {target}");
@@ -226,23 +188,13 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
     progress.reset_eta();
     let covered_before = start.covered();
     let started = Instant::now();
-    let last_write = Mutex::new(Instant::now());
     let save = |report: &HuntReport| {
-        let Some(file) = &checkpoint_file else {
-            return;
-        };
-        let mut last = last_write.lock().unwrap_or_else(|p| p.into_inner());
-        if last.elapsed() >= args.checkpoint_every {
-            *last = Instant::now();
-            // A failed write (a full disk) is reported and the hunt goes on: its result is
-            // printed at the end whatever happens to the file.
-            if let Err(failure) = file.write(&state_text(report)) {
-                progress.suspend(|| eprintln!("warning: {}", failure.message()));
-            }
+        if let Some(file) = &checkpoint {
+            file.save(|| state_text(report), &progress);
         }
     };
-    let stop = AtomicBool::new(false);
-    let report = hunt(start, threads, keep, &|n| progress.inc(n), &save, &stop);
+    let stop = interrupted();
+    let report = hunt(start, threads, keep, &|n| progress.inc(n), &save, stop);
     let seconds = started.elapsed().as_secs_f64();
     progress.finish_and_clear();
 
@@ -252,16 +204,27 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
          {threads} threads)",
         covered_now as f64 / seconds.max(1e-9) / 1e6
     );
+    if !report.complete() {
+        println!(
+            "covered so far: {:#x}..{:#x} of {:#x}..{:#x}",
+            report.range.start, report.done, report.range.start, report.range.end
+        );
+        if let Some(file) = &checkpoint {
+            file.write_now(&state_text(&report))?;
+        }
+        return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
+    }
+    // The result is printed first: a final write that fails loses nothing.
     print_result(&report);
-    if let (Some(file), Some(path)) = (&checkpoint_file, &args.checkpoint) {
-        file.write(&state_text(&report))?;
-        println!("written: {}", path.display());
+    if let Some(file) = &checkpoint {
+        file.write_now(&state_text(&report))?;
+        println!("written: {}", file.path().display());
     }
     Ok(())
 }
 
 /// Prints what a finished hunt (or merge) found, or what it proved.
-fn print_result(report: &HuntReport) {
+pub(crate) fn print_result(report: &HuntReport) {
     let target = report.target;
     if report.below_bound > 0 {
         println!(
@@ -307,53 +270,6 @@ fn print_result(report: &HuntReport) {
     }
 }
 
-pub(crate) fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
-    let output = Output {
-        path: args.out.clone(),
-        force: args.force,
-    };
-    if args.out.is_some() {
-        output.check_writable()?;
-    }
-    let parts = args
-        .files
-        .iter()
-        .map(|path| read_state(path))
-        .collect::<Result<Vec<_>, _>>()?;
-    // A file can be edited: every magic it lists is checked again.
-    for (path, part) in args.files.iter().zip(&parts) {
-        for found in part.best.iter().chain(&part.found) {
-            let valid = check_magic(part.target, found.magic)
-                .is_ok_and(|c| (c.lowest, c.highest) == (found.lowest, found.highest));
-            if !valid {
-                return Err(Failure::invalid(format!(
-                    "{}: {:#x} is not a magic for {} with indices {} to {}",
-                    path.display(),
-                    found.magic,
-                    part.target,
-                    found.lowest,
-                    found.highest
-                )));
-            }
-        }
-    }
-    let merged = HuntReport::merge(&parts, args.keep as usize)
-        .map_err(|error| Failure::input(format!("cannot merge: {error}")))?;
-    println!("target: {}", merged.target);
-    println!(
-        "range: {:#x}..{:#x} ({} candidates, {} files)",
-        merged.range.start,
-        merged.range.end,
-        merged.covered(),
-        parts.len()
-    );
-    print_result(&merged);
-    if args.out.is_some() {
-        output.write(&state_text(&merged))?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,6 +280,7 @@ mod tests {
         assert!(parse_range("5..5").is_err());
         assert!(parse_range("5").is_err());
         assert_eq!(parse_chunk("3/40"), Ok((3, 40)));
+        assert!(parse_chunk("3").is_err());
         assert!(parse_chunk("40/40").is_err());
         assert!(parse_chunk("0/0").is_err());
         let range = 7..1000;

@@ -4,6 +4,8 @@ pub(crate) mod check;
 pub(crate) mod export;
 pub(crate) mod find;
 pub(crate) mod hunt;
+pub(crate) mod merge;
 pub(crate) mod pack;
+pub(crate) mod resumable;
 pub(crate) mod square;
 pub(crate) mod verify;
