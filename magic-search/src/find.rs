@@ -321,6 +321,8 @@ mod tests {
             SearchConfig {
                 scheme: Scheme::Black,
                 candidates: 3,
+                narrow: true,
+                budget: Budget::Attempts(3000),
                 ..SearchConfig::default()
             },
         ] {
@@ -435,6 +437,52 @@ mod tests {
             let error = FindState::parse(&bad).unwrap_err().to_string();
             assert!(error.contains(expected), "{expected}: {error}");
         }
+    }
+
+    #[test]
+    fn narrowing_keeps_spans_no_wider_than_the_candidates_alone() {
+        let candidates = SearchConfig {
+            scheme: Scheme::Fixed,
+            candidates: 2,
+            ..SearchConfig::default()
+        };
+        let narrow = SearchConfig {
+            narrow: true,
+            budget: Budget::Attempts(4000),
+            ..candidates
+        };
+        let plain = run(FindState::new(candidates, Chunk::new(0, 8).unwrap()), 2);
+        let narrowed = run(FindState::new(narrow, Chunk::new(0, 8).unwrap()), 2);
+        let span = |s: &SquareProgress| s.best.expect("done").0.span();
+        let mut narrower = 0;
+        for (a, b) in plain.squares.iter().zip(&narrowed.squares) {
+            assert!(span(b) <= span(a), "{a:?} {b:?}");
+            narrower += usize::from(span(b) < span(a));
+            // Every kept magic is full width and valid with the indices it claims.
+            let (found, bits) = b.best.unwrap();
+            let target = crate::Target::new(b.kind, b.square, bits, Scheme::Fixed).unwrap();
+            let check = crate::check_magic(target, found.magic).unwrap();
+            assert_eq!((check.lowest, check.highest), (found.lowest, found.highest));
+        }
+        assert!(narrower > 0);
+        // A narrowing stage is only valid in a search that narrows.
+        let mut text = narrowed.to_text(&[]);
+        assert!(FindState::parse(&text).is_ok());
+        text = text.replace("narrow yes", "narrow no");
+        let square = narrowed.squares[0];
+        let mut paused = FindState::new(narrow, Chunk::new(0, 8).unwrap());
+        paused.squares[0] = SquareProgress {
+            stage: crate::Stage::Narrow,
+            ..square
+        };
+        let error = FindState::parse(&paused.to_text(&[]).replace("narrow yes", "narrow no"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("does not look for narrower spans"),
+            "{error}"
+        );
+        assert!(FindState::parse(&text).is_ok());
     }
 
     #[test]

@@ -8,13 +8,15 @@
 //! bits min                       (mask, -N or min)
 //! budget attempts 16777216       (or: budget time-ns 500000000)
 //! candidates 1
+//! narrow no                      (yes: fixed and black searches narrow their spans)
 //! chunk 0/4
 //! square rook a1 reduced:2 tried 33554470 attempts 4096 spent-ns 0 stream 0x.. 0x.. 0x.. 0x.. best 0x.. 11 0 2047
 //! square bishop b2 full:0 tried 0 attempts 0 spent-ns 0 stream 0x.. 0x.. 0x.. 0x.. best -
 //! ```
 //!
 //! Every square of the chunk has one `square` line: its stage (`full:N`, N full-width magics
-//! found; `reduced:N`, looking for a magic N bits below the full width; `done`), the
+//! found; `reduced:N`, looking for a magic N bits below the full width; `narrow`, looking
+//! for a narrower span than the kept magic's; `done`), the
 //! candidates tried, the current stage's attempts and time, the random stream's state and the
 //! magic kept so far with its bits and its lowest and highest index.
 
@@ -44,11 +46,13 @@ impl FindState {
             Budget::Time(time) => format!("budget time-ns {}", time.as_nanos()),
         });
         lines.push(format!("candidates {}", c.candidates));
+        lines.push(format!("narrow {}", if c.narrow { "yes" } else { "no" }));
         lines.push(format!("chunk {}", self.chunk));
         for s in &self.squares {
             let stage = match s.stage {
                 Stage::Full { found } => format!("full:{found}"),
                 Stage::Reduced { fewer } => format!("reduced:{fewer}"),
+                Stage::Narrow => "narrow".to_owned(),
                 Stage::Done => "done".to_owned(),
             };
             let [a, b, c, d] = s.stream;
@@ -99,6 +103,7 @@ struct Fields {
     bits: Option<BitsTarget>,
     budget: Option<Budget>,
     candidates: Option<u32>,
+    narrow: Option<bool>,
     chunk: Option<Chunk>,
     squares: Vec<SquareProgress>,
 }
@@ -161,6 +166,7 @@ fn square_line(words: &[&str]) -> Result<SquareProgress, String> {
     let square = parse_square(square).ok_or_else(|| format!("'{square}' is not a square"))?;
     let stage = match stage.split_once(':') {
         None if *stage == "done" => Stage::Done,
+        None if *stage == "narrow" => Stage::Narrow,
         Some(("full", n)) => Stage::Full {
             found: parse(n, "a count")?,
         },
@@ -169,7 +175,7 @@ fn square_line(words: &[&str]) -> Result<SquareProgress, String> {
         },
         _ => {
             return Err(format!(
-                "'{stage}' is not a stage (full:N, reduced:N or done)"
+                "'{stage}' is not a stage (full:N, reduced:N, narrow or done)"
             ));
         }
     };
@@ -220,6 +226,14 @@ impl Fields {
                 }
                 set_once(&mut self.candidates, n, "candidates")
             }
+            ["narrow", narrow] => {
+                let narrow = match *narrow {
+                    "yes" => true,
+                    "no" => false,
+                    other => return Err(format!("'{other}' is not yes or no")),
+                };
+                set_once(&mut self.narrow, narrow, "narrow")
+            }
             ["chunk", chunk] => {
                 let bad = || format!("'{chunk}' is not a chunk I/N");
                 let (index, count) = chunk.split_once('/').ok_or_else(bad)?;
@@ -235,7 +249,7 @@ impl Fields {
             }
             [key, ..] => Err(format!(
                 "unknown or malformed line '{key} ...' (expected scheme, seed, bits, budget, \
-                 candidates, chunk or square)"
+                 candidates, narrow, chunk or square)"
             )),
             [] => Ok(()),
         }
@@ -250,6 +264,7 @@ impl Fields {
             bits: self.bits.ok_or_else(|| missing("bits"))?,
             budget: self.budget.ok_or_else(|| missing("budget"))?,
             candidates: self.candidates.ok_or_else(|| missing("candidates"))?,
+            narrow: self.narrow.ok_or_else(|| missing("narrow"))?,
         };
         if config.scheme != Scheme::Fancy && config.bits != BitsTarget::Mask {
             return Err(whole(format!(

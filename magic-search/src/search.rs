@@ -86,6 +86,10 @@ pub struct SearchConfig {
     /// For the fixed and black schemes: among this many valid magics per square, keep the one
     /// whose used indices span the fewest slots, which packs better. 1 keeps the first found.
     pub candidates: u32,
+    /// For the fixed and black schemes: after the candidates, keep looking for magics whose
+    /// indices span fewer slots than the one kept, until `budget` candidates in a row bring no
+    /// narrower one. Narrow slices pack into smaller tables.
+    pub narrow: bool,
 }
 
 impl Default for SearchConfig {
@@ -96,6 +100,7 @@ impl Default for SearchConfig {
             bits: BitsTarget::Mask,
             budget: Budget::default(),
             candidates: 1,
+            narrow: false,
         }
     }
 }
@@ -189,14 +194,16 @@ impl CollisionTable {
     }
 
     /// Maps every key through `magic`: on success, the lowest and highest index used; on a
-    /// destructive collision, the numbers of the two keys that collide.
+    /// destructive collision, the numbers of the two keys that collide; `Err(None)` as soon as
+    /// the indices span `span_limit` slots or more.
     #[inline]
     fn try_magic(
         &mut self,
         problem: &Problem,
         magic: u64,
         bits: u8,
-    ) -> Result<(usize, usize), (usize, usize)> {
+        span_limit: usize,
+    ) -> Result<(usize, usize), Option<(usize, usize)>> {
         let size = 1usize << bits;
         if self.slots.len() < size {
             self.slots.resize(size, 0);
@@ -218,10 +225,13 @@ impl CollisionTable {
                 *slot = stamp | number as u32;
                 lowest = lowest.min(index);
                 highest = highest.max(index);
+                if highest - lowest >= span_limit {
+                    return Err(None);
+                }
             } else {
                 let holder = (*slot & ((1 << KEY_BITS) - 1)) as usize;
                 if ids[holder] != id {
-                    return Err((holder, number));
+                    return Err(Some((holder, number)));
                 }
             }
         }
@@ -267,6 +277,12 @@ impl Tester {
     /// sharing a slot: if so, the lowest and highest index used.
     #[inline]
     pub(crate) fn test(&mut self, magic: u64, bits: u8) -> Option<(usize, usize)> {
+        self.test_within(magic, bits, usize::MAX)
+    }
+
+    /// [`test`](Self::test), failing as well when the indices span `span_limit` slots or more.
+    #[inline]
+    fn test_within(&mut self, magic: u64, bits: u8, span_limit: usize) -> Option<(usize, usize)> {
         let shift = 64 - u32::from(bits);
         let index = |key: u64| bitforge_index::magic_index(key, magic, shift);
         if self
@@ -276,9 +292,10 @@ impl Tester {
         {
             return None;
         }
-        match self.table.try_magic(&self.problem, magic, bits) {
+        match self.table.try_magic(&self.problem, magic, bits, span_limit) {
             Ok(span) => Some(span),
-            Err((first, second)) => {
+            Err(None) => None,
+            Err(Some((first, second))) => {
                 let keys = &self.problem.keys;
                 self.killers[self.next_killer] = (keys[first], keys[second]);
                 self.next_killer = (self.next_killer + 1) % KILLERS;
@@ -318,7 +335,8 @@ pub struct SquareProgress {
 
 /// The stages of a square's search, in order: full-width magics until `candidates` are found
 /// (keeping the one spanning the fewest slots), then for fancy magics with fewer bits asked,
-/// one reduced bit level after another until one fails.
+/// one reduced bit level after another until one fails, or for fixed and black magics with
+/// `narrow`, narrower and narrower spans until the budget runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Looking for full-width magic number `found + 1`.
@@ -331,6 +349,8 @@ pub enum Stage {
         /// Bits below the full width.
         fewer: u8,
     },
+    /// Looking for a full-width magic whose indices span fewer slots than the one kept.
+    Narrow,
     /// Finished: `best` is the result.
     Done,
 }
@@ -405,6 +425,11 @@ fn reduced_levels(config: &SearchConfig, full: u8) -> core::ops::Range<u8> {
     }
 }
 
+/// Whether `config` looks for narrower spans after its candidates.
+fn narrows(config: &SearchConfig) -> bool {
+    config.narrow && config.scheme != Scheme::Fancy
+}
+
 impl SquareProgress {
     /// A square's search under `config` before its first candidate.
     pub fn new(kind: SliderKind, square: u8, config: &SearchConfig) -> Self {
@@ -457,6 +482,9 @@ impl SquareProgress {
             Stage::Reduced { fewer } if !levels.contains(&fewer) => {
                 return Err(format!("the search does not try {fewer} bits fewer"));
             }
+            Stage::Narrow if !narrows(config) => {
+                return Err("the search does not look for narrower spans".to_owned());
+            }
             _ => {}
         }
         match (self.stage, self.best) {
@@ -468,7 +496,7 @@ impl SquareProgress {
             (stage, Some((found, bits))) => {
                 // Each reduced level starts from the magic the level before it kept.
                 let allowed = match stage {
-                    Stage::Full { .. } => full..=full,
+                    Stage::Full { .. } | Stage::Narrow => full..=full,
                     Stage::Reduced { fewer } => {
                         let kept = full - (fewer - levels.start);
                         kept..=kept
@@ -543,7 +571,8 @@ impl SquareSearch {
     pub(crate) fn candidates_to_first_magic(&mut self, limit: u64) -> Option<u64> {
         let bits = self.tester.mask().count_ones() as u8;
         self.progress.attempts = 0;
-        match self.next_magic(bits, Some(Budget::Attempts(limit)), false, &mut || false) {
+        let budget = Some(Budget::Attempts(limit));
+        match self.next_magic(bits, budget, false, usize::MAX, &mut || false) {
             Step::Found(_) => Some(self.progress.tried),
             Step::Exhausted | Step::Paused => None,
         }
@@ -562,12 +591,20 @@ impl SquareSearch {
             }
         };
         loop {
-            let (bits, budget, reduced) = match self.progress.stage {
+            let (bits, budget, dense, span_limit) = match self.progress.stage {
                 Stage::Done => return,
-                Stage::Full { .. } => (full, None, false),
-                Stage::Reduced { fewer } => (full - fewer, Some(config.budget), true),
+                Stage::Full { .. } => (full, None, false, usize::MAX),
+                Stage::Reduced { fewer } => (full - fewer, Some(config.budget), true, usize::MAX),
+                // Narrower than the kept magic: fewer slots from its lowest index to its highest.
+                Stage::Narrow => {
+                    let kept = self
+                        .progress
+                        .best
+                        .map_or(usize::MAX, |(found, _)| found.span());
+                    (full, Some(config.budget), true, kept - 1)
+                }
             };
-            let step = self.next_magic(bits, budget, reduced, pause);
+            let step = self.next_magic(bits, budget, dense, span_limit, pause);
             let progress = &mut self.progress;
             let next = match (step, progress.stage) {
                 (Step::Paused, _) => return,
@@ -585,9 +622,15 @@ impl SquareSearch {
                         Stage::Reduced {
                             fewer: levels.start,
                         }
+                    } else if narrows(config) {
+                        Stage::Narrow
                     } else {
                         Stage::Done
                     }
+                }
+                (Step::Found(found), Stage::Narrow) => {
+                    progress.best = Some((found, bits));
+                    Stage::Narrow
                 }
                 (Step::Found(found), Stage::Reduced { fewer }) => {
                     progress.best = Some((found, bits));
@@ -602,13 +645,15 @@ impl SquareSearch {
     }
 
     /// The next valid magic for `bits`, unless `budget` runs out or `pause` says to stop first
-    /// (then the search continues from here when called again). `reduced`: fewer bits than the
-    /// mask, which needs constructive collisions and denser candidates.
+    /// (then the search continues from here when called again), looking only at magics whose
+    /// indices span fewer than `span_limit` slots. `dense`: candidates of mixed densities, for
+    /// magics that need many constructive collisions (fewer bits than the mask, narrow spans).
     fn next_magic(
         &mut self,
         bits: u8,
         budget: Option<Budget>,
-        reduced: bool,
+        dense: bool,
+        span_limit: usize,
         pause: &mut dyn FnMut() -> bool,
     ) -> Step {
         let started = Instant::now();
@@ -636,7 +681,7 @@ impl SquareSearch {
                 }
                 _ => {}
             }
-            let magic = if reduced {
+            let magic = if dense {
                 // Reduced-bit magics need constructive collisions, which dense multipliers make
                 // far more often (here, sparse ones found none in 50M tries where dense ones
                 // needed 25k): cycle through densities of 1/2, 1/4 and 1/8.
@@ -652,12 +697,12 @@ impl SquareSearch {
             // A magic that moves fewer than 6 mask bits into the top byte cannot spread the
             // occupancies over the full index range: reject it before touching the table.
             if self.early_reject
-                && !reduced
+                && !dense
                 && (self.tester.mask().wrapping_mul(magic) >> 56).count_ones() < 6
             {
                 continue;
             }
-            if let Some((lowest, highest)) = self.tester.test(magic, bits) {
+            if let Some((lowest, highest)) = self.tester.test_within(magic, bits, span_limit) {
                 return Step::Found(Found {
                     magic,
                     lowest,

@@ -834,6 +834,13 @@ fn set_search_chunks_run_by_separate_processes_merge_into_the_whole_set() {
 
     // A chunk without a state file, a missing or repeated chunk, another search's file, a
     // hunt's file and a tampered magic are refused, naming the fault.
+    let fancy_narrow = magic_search(&["find", "--narrow"]);
+    assert_fails(
+        &fancy_narrow,
+        2,
+        "--narrow applies to",
+        "--narrow with fancy",
+    );
     let no_file = magic_search(&["find", "--chunk", "1/3"]);
     assert_fails(
         &no_file,

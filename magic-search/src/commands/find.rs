@@ -54,6 +54,12 @@ pub(crate) struct FindArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     candidates: u32,
 
+    /// For fixed and black: after the candidates, keep looking per square for magics whose
+    /// indices span fewer slots than the kept one, until --attempts (or --time-budget)
+    /// candidates in a row bring no narrower one. Narrow slices pack into smaller tables.
+    #[arg(long)]
+    narrow: bool,
+
     /// Write the set to this file (`.magics`) instead of standard output.
     #[arg(long, short)]
     out: Option<PathBuf>,
@@ -93,6 +99,7 @@ impl Default for FindArgs {
             attempts: None,
             time_budget: None,
             candidates: 1,
+            narrow: false,
             out: None,
             force: false,
             summary_only: true,
@@ -131,6 +138,11 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
             args.scheme
         )));
     }
+    if args.scheme == Scheme::Fancy && args.narrow {
+        return Err(Failure::input(
+            "--narrow applies to the fixed and black schemes: fancy slices are dense",
+        ));
+    }
     let chunk = Chunk::new(args.chunk.0, args.chunk.1).map_err(Failure::input)?;
     let whole = chunk == Chunk::WHOLE;
     if !whole && args.checkpoint.is_none() {
@@ -162,6 +174,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         bits: args.bits,
         budget,
         candidates: args.candidates,
+        narrow: args.narrow,
     };
     let threads = args
         .threads
@@ -175,13 +188,15 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
             if saved.config != config || saved.chunk != chunk {
                 return Err(Failure::input(format!(
                     "{} holds chunk {} of another search (scheme {}, seed {:#x}, bits {}, \
-                     candidates {}): give the options it was started with, or another file",
+                     candidates {}, narrow {}): give the options it was started with, or another \
+                     file",
                     path.display(),
                     saved.chunk,
                     saved.config.scheme,
                     saved.config.seed,
                     saved.config.bits,
-                    saved.config.candidates
+                    saved.config.candidates,
+                    saved.config.narrow
                 )));
             }
             saved
