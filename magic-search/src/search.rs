@@ -194,10 +194,11 @@ impl CollisionTable {
     }
 
     /// Maps every key through `magic`: on success, the lowest and highest index used; on a
-    /// destructive collision, the numbers of the two keys that collide; `Err(None)` as soon as
-    /// the indices span `span_limit` slots or more.
+    /// destructive collision, the numbers of the two keys that collide; with `LIMITED`,
+    /// `Err(None)` as soon as the indices span `span_limit` slots or more (a compile-time switch:
+    /// the unlimited search, the common one, pays nothing for the check).
     #[inline]
-    fn try_magic(
+    fn try_magic<const LIMITED: bool>(
         &mut self,
         problem: &Problem,
         magic: u64,
@@ -225,7 +226,7 @@ impl CollisionTable {
                 *slot = stamp | number as u32;
                 lowest = lowest.min(index);
                 highest = highest.max(index);
-                if highest - lowest >= span_limit {
+                if LIMITED && highest - lowest >= span_limit {
                     return Err(None);
                 }
             } else {
@@ -292,7 +293,14 @@ impl Tester {
         {
             return None;
         }
-        match self.table.try_magic(&self.problem, magic, bits, span_limit) {
+        let tried = if span_limit == usize::MAX {
+            self.table
+                .try_magic::<false>(&self.problem, magic, bits, span_limit)
+        } else {
+            self.table
+                .try_magic::<true>(&self.problem, magic, bits, span_limit)
+        };
+        match tried {
             Ok(span) => Some(span),
             Err(None) => None,
             Err(Some((first, second))) => {
@@ -658,26 +666,27 @@ impl SquareSearch {
     ) -> Step {
         let started = Instant::now();
         let spent_before = self.progress.spent;
-        let progress = &mut self.progress;
+        // The counts live in locals during the loop (they stay in registers) and go back to
+        // the progress when it ends.
+        let (mut attempts, mut tried) = (self.progress.attempts, self.progress.tried);
         // Every call makes progress before it may pause: a pause that always says yes still
         // lets the search advance by up to PAUSE_CHECK candidates per call.
         let mut first = true;
-        loop {
-            if !first && progress.attempts.is_multiple_of(PAUSE_CHECK) && pause() {
-                progress.spent = spent_before + started.elapsed();
-                return Step::Paused;
+        let step = loop {
+            if !first && attempts.is_multiple_of(PAUSE_CHECK) && pause() {
+                self.progress.spent = spent_before + started.elapsed();
+                break Step::Paused;
             }
             first = false;
-            progress.attempts += 1;
-            progress.tried += 1;
-            let attempts = progress.attempts;
+            attempts += 1;
+            tried += 1;
             match budget {
-                Some(Budget::Attempts(limit)) if attempts > limit => return Step::Exhausted,
+                Some(Budget::Attempts(limit)) if attempts > limit => break Step::Exhausted,
                 Some(Budget::Time(limit))
                     if attempts.is_multiple_of(PAUSE_CHECK)
                         && spent_before + started.elapsed() > limit =>
                 {
-                    return Step::Exhausted;
+                    break Step::Exhausted;
                 }
                 _ => {}
             }
@@ -703,13 +712,16 @@ impl SquareSearch {
                 continue;
             }
             if let Some((lowest, highest)) = self.tester.test_within(magic, bits, span_limit) {
-                return Step::Found(Found {
+                break Step::Found(Found {
                     magic,
                     lowest,
                     highest,
                 });
             }
-        }
+        };
+        self.progress.attempts = attempts;
+        self.progress.tried = tried;
+        step
     }
 }
 
