@@ -598,30 +598,37 @@ fn a_killed_hunt_resumes_from_its_checkpoint_and_ends_with_the_same_result() {
     assert_eq!(hunt_state(&resumed), hunt_state(&whole));
 }
 
-#[test]
-fn chunks_hunted_by_separate_processes_merge_into_the_whole_result() {
-    let dir = scratch("hunt_merge");
-    let hunt_args = |chunk: &str, file: &Path| {
-        let mut args: Vec<String> = ["hunt", "bishop", "d8", "--bits", "5", "--keep", "1000"]
-            .map(str::to_owned)
-            .to_vec();
-        args.extend(["--chunk".to_owned(), chunk.to_owned()]);
-        args.extend(["--checkpoint".to_owned(), path_str(file).to_owned()]);
-        args
-    };
-    let files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("part{i}.hunt"))).collect();
+/// Runs chunks 0 to `count - 1` of the command `args` as separate processes at once, each with
+/// `--chunk I/N --checkpoint DIR/partI.EXT`, and returns their state files once all succeeded.
+fn run_chunks(dir: &Path, ext: &str, count: usize, args: &[&str]) -> Vec<PathBuf> {
+    let files: Vec<PathBuf> = (0..count)
+        .map(|i| dir.join(format!("part{i}.{ext}")))
+        .collect();
     let children: Vec<_> = files
         .iter()
         .enumerate()
         .map(|(i, file)| {
             Command::new(env!("CARGO_BIN_EXE_magic-search"))
-                .args(hunt_args(&format!("{i}/3"), file))
-                .output()
+                .args(args)
+                .args(["--chunk", &format!("{i}/{count}")])
+                .args(["--checkpoint", path_str(file)])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
         })
         .collect();
-    for child in children {
-        assert!(child.unwrap().status.success());
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
     }
+    files
+}
+
+#[test]
+fn chunks_hunted_by_separate_processes_merge_into_the_whole_result() {
+    let dir = scratch("hunt_merge");
+    let hunt = ["hunt", "bishop", "d8", "--bits", "5", "--keep", "1000"];
+    let files = run_chunks(&dir, "hunt", 3, &hunt);
     let merged_file = dir.join("merged.hunt");
     let mut merge: Vec<&str> = vec!["merge", "--keep", "1000", "--out", path_str(&merged_file)];
     merge.extend(files.iter().rev().map(|f| path_str(f)));
@@ -630,12 +637,9 @@ fn chunks_hunted_by_separate_processes_merge_into_the_whole_result() {
     assert!(stdout(&output).contains("found: "), "{}", stdout(&output));
 
     let whole_file = dir.join("whole.hunt");
-    let whole = magic_search(
-        &hunt_args("0/1", &whole_file)
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-    );
+    let mut single = hunt.to_vec();
+    single.extend(["--checkpoint", path_str(&whole_file)]);
+    let whole = magic_search(&single);
     assert!(whole.status.success(), "{}", stderr(&whole));
     assert_eq!(hunt_state(&merged_file), hunt_state(&whole_file));
 
@@ -795,22 +799,7 @@ fn set_search_chunks_run_by_separate_processes_merge_into_the_whole_set() {
         "--threads",
         "1",
     ];
-    let files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("part{i}.find"))).collect();
-    let children: Vec<_> = files
-        .iter()
-        .enumerate()
-        .map(|(i, file)| {
-            Command::new(env!("CARGO_BIN_EXE_magic-search"))
-                .args(common)
-                .args(["--chunk", &format!("{i}/3"), "--checkpoint", path_str(file)])
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for mut child in children {
-        assert!(child.wait().unwrap().success());
-    }
+    let files = run_chunks(&dir, "find", 3, &common);
     let merged = dir.join("merged.magics");
     let mut merge: Vec<&str> = vec!["merge", "--out", path_str(&merged)];
     merge.extend(files.iter().rev().map(|f| path_str(f)));

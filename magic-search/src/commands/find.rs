@@ -12,14 +12,16 @@ use magic_search::{
 
 use crate::Failure;
 use crate::commands::resumable::{
-    Checkpoint, check_kept, interrupted, parse_chunk, read_text, state_comments, stopped,
+    Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
 use crate::files::{Output, command_line, kib};
 
 /// Find a full magic set (rook and bishop on all 64 squares) and verify it.
 ///
 /// The same seed and options give the same file on any number of threads (a --time-budget
-/// excepted: it depends on the machine's speed).
+/// excepted: it depends on the machine's speed). --chunk splits the 128 squares into up to 128
+/// parts for several processes or machines; --checkpoint keeps the progress in a file, so that
+/// a stopped search resumes where it stopped; `merge` combines the chunks' files into the set.
 #[derive(Debug, Args)]
 pub(crate) struct FindArgs {
     /// Index scheme: fancy (variable shift, dense), fixed (shift 12/9, to pack) or black
@@ -72,21 +74,8 @@ pub(crate) struct FindArgs {
     #[arg(long)]
     summary_only: bool,
 
-    /// Search only chunk I of N parts of the squares (I from 0 to N-1, N up to 128), such as
-    /// `3/40`: a batch scheduler's array index. The chunk's result is its --checkpoint file;
-    /// `magic-search merge` combines the chunks' files into the set.
-    #[arg(long, value_parser = parse_chunk, default_value = "0/1")]
-    chunk: (u32, u32),
-
-    /// Keep the progress in this file and resume from it if it exists (same options and
-    /// chunk): a stopped search (Ctrl-C, a reboot, a batch job's time limit) continues where
-    /// it stopped and ends with the same set.
-    #[arg(long)]
-    checkpoint: Option<PathBuf>,
-
-    /// How often to write the checkpoint, such as `30s` or `5m`.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    checkpoint_every: Duration,
+    #[command(flatten)]
+    work: WorkArgs,
 }
 
 impl Default for FindArgs {
@@ -103,9 +92,7 @@ impl Default for FindArgs {
             out: None,
             force: false,
             summary_only: true,
-            chunk: (0, 1),
-            checkpoint: None,
-            checkpoint_every: Duration::from_secs(30),
+            work: WorkArgs::default(),
         }
     }
 }
@@ -143,9 +130,9 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
             "--narrow applies to the fixed and black schemes: fancy slices are dense",
         ));
     }
-    let chunk = Chunk::new(args.chunk.0, args.chunk.1).map_err(Failure::input)?;
+    let chunk = Chunk::new(args.work.chunk.0, args.work.chunk.1).map_err(Failure::input)?;
     let whole = chunk == Chunk::WHOLE;
-    if !whole && args.checkpoint.is_none() {
+    if !whole && args.work.checkpoint.is_none() {
         return Err(Failure::input(format!(
             "chunk {chunk} is part of a set: its result is its state file, so give --checkpoint \
              FILE (then `magic-search merge` the chunks' files into the set)"
@@ -182,7 +169,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
 
     let fresh = FindState::new(config, chunk);
-    let start = match &args.checkpoint {
+    let start = match &args.work.checkpoint {
         Some(path) if path.exists() => {
             let saved = read_state(path)?;
             if saved.config != config || saved.chunk != chunk {
@@ -203,10 +190,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         }
         _ => fresh,
     };
-    let checkpoint = args
-        .checkpoint
-        .as_ref()
-        .map(|path| Checkpoint::new(path, args.checkpoint_every));
+    let checkpoint = args.work.checkpoint();
     // Written at once, so that a checkpoint that cannot be written stops the search before
     // any work is done.
     if let Some(file) = &checkpoint {
@@ -240,7 +224,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
     let state = find(
         start,
         threads,
-        args.checkpoint_every,
+        args.work.checkpoint_every,
         &|_| progress.inc(1),
         &save,
         interrupted(),

@@ -1,8 +1,8 @@
 //! `magic-search hunt`: every candidate of a range for one square, resumable.
 
 use core::ops::Range;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -10,9 +10,8 @@ use magic_search::geometry::square_name;
 use magic_search::{HuntReport, Scheme, SliderKind, hunt};
 
 use crate::Failure;
-use crate::commands::find::parse_duration;
 use crate::commands::resumable::{
-    Checkpoint, check_kept, interrupted, parse_chunk, read_text, state_comments, stopped,
+    Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
 use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
 
@@ -45,18 +44,8 @@ pub(crate) struct HuntArgs {
     #[arg(long, value_parser = parse_range)]
     range: Option<Range<u128>>,
 
-    /// Only chunk I of N equal parts of the range (I from 0 to N-1), such as `3/40`.
-    #[arg(long, value_parser = parse_chunk, default_value = "0/1")]
-    chunk: (u32, u32),
-
-    /// Keep the progress in this file and resume from it if it exists (same target, range and
-    /// chunk); it ends as the chunk's result, for `merge`.
-    #[arg(long)]
-    checkpoint: Option<PathBuf>,
-
-    /// How often to write the checkpoint, such as `30s` or `5m`.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    checkpoint_every: Duration,
+    #[command(flatten)]
+    work: WorkArgs,
 
     /// Threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -115,7 +104,7 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         )));
     }
     let range = range.start..range.end.min(period);
-    let chunk = chunk_of(&range, args.chunk);
+    let chunk = chunk_of(&range, args.work.chunk);
     let threads = args
         .threads
         .map(usize::from)
@@ -123,7 +112,7 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
     let keep = args.keep as usize;
 
     let fresh = HuntReport::new(target, chunk.clone());
-    let start = match &args.checkpoint {
+    let start = match &args.work.checkpoint {
         Some(path) if path.exists() => {
             let saved = read_state(path)?;
             if saved.target != fresh.target || saved.range != fresh.range {
@@ -143,10 +132,7 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         }
         _ => fresh,
     };
-    let checkpoint = args
-        .checkpoint
-        .as_ref()
-        .map(|path| Checkpoint::new(path, args.checkpoint_every));
+    let checkpoint = args.work.checkpoint();
     // Written at once, so that a checkpoint that cannot be written stops the hunt before any
     // work is done.
     if let Some(file) = &checkpoint {
@@ -162,8 +148,8 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         "range: {:#x}..{:#x}, chunk {}/{}: {:#x}..{:#x} ({} candidates)",
         range.start,
         range.end,
-        args.chunk.0,
-        args.chunk.1,
+        args.work.chunk.0,
+        args.work.chunk.1,
         chunk.start,
         chunk.end,
         chunk.end - chunk.start
@@ -273,6 +259,7 @@ pub(crate) fn print_result(report: &HuntReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::resumable::parse_chunk;
 
     #[test]
     fn ranges_and_chunks_parse_and_split_without_gaps() {

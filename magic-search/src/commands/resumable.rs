@@ -6,12 +6,53 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use indicatif::ProgressBar;
 
 use magic_search::{Found, Target, check_magic};
 
 use crate::Failure;
+use crate::commands::find::parse_duration;
 use crate::files::{Output, command_line, read_bytes};
+
+/// The options of long work (`find`, `hunt`): which part to do, and where to keep the progress.
+#[derive(Debug, Args)]
+pub(crate) struct WorkArgs {
+    /// Do only chunk I of N parts (I from 0 to N-1), such as `3/40`: a batch scheduler's array
+    /// index. The chunk's result is its --checkpoint file; `magic-search merge` combines the
+    /// chunks' files into the whole result.
+    #[arg(long, value_parser = parse_chunk, default_value = "0/1")]
+    pub(crate) chunk: (u32, u32),
+
+    /// Keep the progress in this file and resume from it if it exists (the same command and
+    /// chunk): a stopped run (Ctrl-C, a reboot, a batch job's time limit) continues where it
+    /// stopped and ends with the same result.
+    #[arg(long)]
+    pub(crate) checkpoint: Option<PathBuf>,
+
+    /// How often to write the checkpoint, such as `30s` or `5m`.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub(crate) checkpoint_every: Duration,
+}
+
+impl Default for WorkArgs {
+    fn default() -> Self {
+        WorkArgs {
+            chunk: (0, 1),
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(30),
+        }
+    }
+}
+
+impl WorkArgs {
+    /// The checkpoint file, if one was asked for.
+    pub(crate) fn checkpoint(&self) -> Option<Checkpoint> {
+        self.checkpoint
+            .as_ref()
+            .map(|path| Checkpoint::new(path, self.checkpoint_every))
+    }
+}
 
 /// `I/N`: part I (from 0) of N.
 pub(crate) fn parse_chunk(text: &str) -> Result<(u32, u32), String> {
