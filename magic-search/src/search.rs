@@ -56,8 +56,8 @@ impl core::str::FromStr for BitsTarget {
     }
 }
 
-/// When a search for a reduced-bit magic gives up (a full-width magic is always searched to the
-/// end).
+/// When a search for a reduced-bit magic, or for a narrower span, gives up (a full-width magic
+/// is always searched to the end). A narrowing search counts from its last improvement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
     /// Candidates tried per square and bit level. Deterministic.
@@ -81,7 +81,7 @@ pub struct SearchConfig {
     pub seed: u64,
     /// Index bits to demand.
     pub bits: BitsTarget,
-    /// When reduced-bit searches give up.
+    /// When reduced-bit and narrowing searches give up.
     pub budget: Budget,
     /// For the fixed and black schemes: among this many valid magics per square, keep the one
     /// whose used indices span the fewest slots, which packs better. 1 keeps the first found.

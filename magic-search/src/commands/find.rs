@@ -43,11 +43,13 @@ pub(crate) struct FindArgs {
     #[arg(long, default_value = "mask", allow_hyphen_values = true)]
     bits: BitsTarget,
 
-    /// Candidates tried per square and reduced bit level before giving up.
+    /// Candidates tried per square and reduced bit level before giving up (with --narrow:
+    /// candidates in a row without a narrower span) [default: 16777216].
     #[arg(long, conflicts_with = "time_budget", value_parser = clap::value_parser!(u64).range(1..))]
     attempts: Option<u64>,
 
-    /// Time per square and reduced bit level before giving up, such as `500ms`, `2s` or `1m`.
+    /// Time per square and reduced bit level before giving up (with --narrow: time without a
+    /// narrower span), such as `500ms`, `2s` or `1m`.
     #[arg(long, value_parser = parse_duration)]
     time_budget: Option<Duration>,
 
