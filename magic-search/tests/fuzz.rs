@@ -53,20 +53,29 @@ fn hunt_file() -> &'static str {
     })
 }
 
-/// A set search state file with squares at every stage: done, paused in a reduced level,
-/// not started.
-fn find_file() -> &'static str {
-    static TEXT: OnceLock<String> = OnceLock::new();
-    TEXT.get_or_init(|| {
-        let config = SearchConfig {
+/// Set search state files with squares at every stage: done, paused in a reduced level (fancy
+/// `--bits min`) or while narrowing (black `--narrow`), not started.
+fn find_files() -> &'static [String; 2] {
+    static TEXTS: OnceLock<[String; 2]> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let minimising = SearchConfig {
             bits: BitsTarget::Minimise,
             budget: Budget::Attempts(6000),
             ..SearchConfig::default()
         };
-        let mut state = FindState::new(config, Chunk::new(1, 40).unwrap());
-        state.squares[0].resume(&config, &mut || false);
-        state.squares[1].resume(&config, &mut || true);
-        state.to_text(&["fuzz seed".to_owned()])
+        let narrowing = SearchConfig {
+            scheme: Scheme::Black,
+            narrow: true,
+            budget: Budget::Attempts(6000),
+            ..SearchConfig::default()
+        };
+        [minimising, narrowing].map(|config| {
+            let mut state = FindState::new(config, Chunk::new(1, 40).unwrap());
+            state.squares[0].resume(&config, &mut || false);
+            state.squares[1].resume(&config, &mut || true);
+            assert!(!state.squares[1].is_done() && state.squares[1].best.is_some());
+            state.to_text(&["fuzz seed".to_owned()])
+        })
     })
 }
 
@@ -87,7 +96,7 @@ enum Edit {
 
 fn text_char() -> impl Strategy<Value = char> {
     prop::sample::select(
-        "0123456789abcdefx -#\n\trookbishopa1h8fancyblackfixedtargetrangedonefull:reduced/\u{e9}"
+        "0123456789abcdefx -#\n\trookbishopa1h8fancyblackfixedtargetrangedonefull:reducednarrowyes/\u{e9}"
             .chars()
             .collect::<Vec<_>>(),
     )
@@ -200,8 +209,8 @@ proptest! {
     }
 
     #[test]
-    fn mutated_find_files(edits in prop::collection::vec(edit(), 1..4)) {
-        let text = apply(find_file(), &edits);
+    fn mutated_find_files(which in 0usize..2, edits in prop::collection::vec(edit(), 1..4)) {
+        let text = apply(&find_files()[which], &edits);
         if let Ok(mut state) = FindState::parse(&text) {
             assert_eq!(FindState::parse(&state.to_text(&[])), Ok(state.clone()));
             // Every square continues from what the file says, a few thousand candidates each.
