@@ -99,7 +99,7 @@ impl MagicSet {
 
     /// The table slot that `occupancy` selects for a slider of `kind` on `square`.
     ///
-    /// For a set that [`verify`](crate::verify) accepted this is always inside the table.
+    /// For a set that [`verify`](crate::verify()) accepted this is always inside the table.
     #[inline]
     pub fn slot(&self, kind: SliderKind, square: u8, occupancy: u64) -> i64 {
         let entry = self.entries(kind)[square as usize];

@@ -11,7 +11,7 @@ pub enum Scheme {
     #[default]
     Fancy,
     /// The fancy formula with a fixed shift: 12 bits for every rook square, 9 for every bishop
-    /// square. The per-square tables leave gaps that [`pack`](crate::pack) overlaps.
+    /// square. The per-square tables leave gaps that [`pack`](crate::pack()) overlaps.
     Fixed,
     /// "Black" magics: `((occ | !mask) * magic) >> (64 - bits)`, fixed 12/9 bits. Setting the
     /// bits outside the mask gives the multiplication more to work with, and tables that pack
