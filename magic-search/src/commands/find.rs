@@ -245,15 +245,18 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         }
         return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
     }
+    // The final state first: whatever happens to the set's file, the work is kept.
+    if let Some(file) = &checkpoint {
+        file.write_now(&state_text(&state))?;
+    }
     let tried = state.stats().candidates_tried - tried_before;
     if !whole {
+        eprintln!(
+            "chunk {chunk}: {} squares done, {tried} candidates tried in {:.2} s",
+            state.squares.len(),
+            searched.as_secs_f64()
+        );
         if let Some(file) = &checkpoint {
-            file.write_now(&state_text(&state))?;
-            eprintln!(
-                "chunk {chunk}: {} squares done, {tried} candidates tried in {:.2} s",
-                state.squares.len(),
-                searched.as_secs_f64()
-            );
             eprintln!(
                 "written: {} (merge every chunk's file with `magic-search merge`)",
                 file.path().display()
@@ -267,9 +270,6 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
     let total = started.elapsed();
     if args.out.is_some() || !args.summary_only {
         write_set(&set, &table, &output)?;
-    }
-    if let Some(file) = &checkpoint {
-        file.write_now(&state_text(&state))?;
     }
     print_summary(&set, &table, &state);
     eprintln!("threads: {threads}");
