@@ -66,6 +66,15 @@ pub enum Budget {
     Time(Duration),
 }
 
+impl core::fmt::Display for Budget {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Budget::Attempts(n) => write!(f, "{n} attempts"),
+            Budget::Time(time) => write!(f, "{time:?}"),
+        }
+    }
+}
+
 impl Default for Budget {
     fn default() -> Self {
         Budget::Attempts(1 << 24)

@@ -176,14 +176,15 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
             let saved = read_state(path)?;
             if saved.config != config || saved.chunk != chunk {
                 return Err(Failure::input(format!(
-                    "{} holds chunk {} of another search (scheme {}, seed {:#x}, bits {}, \
-                     candidates {}, narrow {}): give the options it was started with, or another \
-                     file",
+                    "{} holds chunk {} of another search (scheme {}, seed {}, bits {}, budget \
+                     {}, candidates {}, narrow {}): give the options it was started with, or \
+                     another file",
                     path.display(),
                     saved.chunk,
                     saved.config.scheme,
                     saved.config.seed,
                     saved.config.bits,
+                    saved.config.budget,
                     saved.config.candidates,
                     saved.config.narrow
                 )));
