@@ -4,16 +4,21 @@
 //! | bytes | field |
 //! | --- | --- |
 //! | 0..8 | `b"BFMAGIC\0"` |
-//! | 8..12 | format version, `u32` (1) |
+//! | 8..12 | format version, `u32` (2) |
 //! | 12..16 | scheme, `u32`: 0 fancy, 1 fixed, 2 black |
 //! | 16..20 | header length in bytes, `u32` (32: where the entries start) |
 //! | 20..24 | number of entries, `u32` (128: rook a1..h8, then bishop a1..h8) |
 //! | 24..32 | number of attack sets in the table, `u64` |
-//! | 32..4128 | 128 entries of 32 bytes: mask `u64`, magic `u64`, offset `i64`, shift `u32` (64 - bits), bits `u32` |
-//! | 4128.. | the attack table, one `u64` per slot (unused slots 0) |
+//! | 32..5152 | 128 entries of 40 bytes: mask `u64`, magic `u64`, offset `i64`, post mask `u64`, shift `u32` (64 - bits), bits `u32` |
+//! | 5152.. | the attack table, one `u64` per slot (unused slots 0) |
 //!
 //! `slot = offset + ((key * magic) >> shift)`, `key = occupancy & mask` (fancy, fixed) or
-//! `occupancy | !mask` (black). The file is exactly `4128 + 8 * attack sets` bytes long.
+//! `occupancy | !mask` (black), and the attacks are `table[slot] & post_mask`. The post mask is
+//! all ones (`0xffff_ffff_ffff_ffff`) unless the set is post-masked (a combined table), where
+//! it is the square's empty-board attacks. The file is exactly `5152 + 8 * attack sets` bytes
+//! long.
+//!
+//! Version 1 (still read) had 32-byte entries without the post mask: its table starts at 4128.
 
 use core::fmt;
 
@@ -25,20 +30,24 @@ use crate::verify::{AttackTable, MAX_TABLE_ENTRIES, verify};
 /// The first eight bytes of every binary export.
 pub const BINARY_MAGIC: [u8; 8] = *b"BFMAGIC\0";
 
-/// The version this library writes and reads.
-pub const BINARY_VERSION: u32 = 1;
+/// The version this library writes; it reads this one and version 1.
+pub const BINARY_VERSION: u32 = 2;
 
 /// Bytes before the entries.
 const HEADER_BYTES: usize = 32;
 
-/// Bytes per entry.
-const ENTRY_BYTES: usize = 32;
-
 /// Entries in a set.
 const ENTRIES: usize = 128;
 
-/// Where the attack table starts.
-const TABLE_START: usize = HEADER_BYTES + ENTRIES * ENTRY_BYTES;
+/// Bytes per entry in a file of `version`: version 1 had no post mask.
+const fn entry_bytes(version: u32) -> usize {
+    if version == 1 { 32 } else { 40 }
+}
+
+/// Where the attack table starts in a file of `version`.
+const fn table_start(version: u32) -> usize {
+    HEADER_BYTES + ENTRIES * entry_bytes(version)
+}
 
 /// Why a binary file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +71,7 @@ fn scheme_code(scheme: Scheme) -> u32 {
 
 /// `set` and its verified `table` in the binary format.
 pub fn to_binary(set: &MagicSet, table: &AttackTable) -> Vec<u8> {
-    let mut out = Vec::with_capacity(TABLE_START + 8 * table.entries());
+    let mut out = Vec::with_capacity(table_start(BINARY_VERSION) + 8 * table.entries());
     out.extend_from_slice(&BINARY_MAGIC);
     out.extend_from_slice(&BINARY_VERSION.to_le_bytes());
     out.extend_from_slice(&scheme_code(set.scheme).to_le_bytes());
@@ -74,6 +83,7 @@ pub fn to_binary(set: &MagicSet, table: &AttackTable) -> Vec<u8> {
             out.extend_from_slice(&relevant_mask(kind, square).to_le_bytes());
             out.extend_from_slice(&entry.magic.to_le_bytes());
             out.extend_from_slice(&entry.offset.to_le_bytes());
+            out.extend_from_slice(&set.post_mask(kind, square).to_le_bytes());
             out.extend_from_slice(&(64 - u32::from(entry.bits)).to_le_bytes());
             out.extend_from_slice(&u32::from(entry.bits).to_le_bytes());
         }
@@ -108,9 +118,9 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
     }
     let fields = Fields(bytes);
     let version = fields.u32(8);
-    if version != BINARY_VERSION {
+    if !(1..=BINARY_VERSION).contains(&version) {
         return fail(format!(
-            "format version {version}: this magic-search reads version {BINARY_VERSION}"
+            "format version {version}: this magic-search reads versions 1 to {BINARY_VERSION}"
         ));
     }
     let code = fields.u32(12);
@@ -122,8 +132,8 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
     let (header, entries) = (fields.u32(16), fields.u32(20));
     if header as usize != HEADER_BYTES || entries as usize != ENTRIES {
         return fail(format!(
-            "a header of {header} bytes with {entries} entries: version 1 has {HEADER_BYTES} \
-             and {ENTRIES}"
+            "a header of {header} bytes with {entries} entries: version {version} has \
+             {HEADER_BYTES} and {ENTRIES}"
         ));
     }
     let table_entries = fields.u64(24);
@@ -133,28 +143,44 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
              {MAX_TABLE_ENTRIES}"
         ));
     }
-    let expected = TABLE_START + 8 * table_entries as usize;
+    let table_start = table_start(version);
+    let expected = table_start + 8 * table_entries as usize;
     if bytes.len() != expected {
         return fail(format!(
             "{} bytes, but the header's {table_entries} attack sets make {expected}",
             bytes.len()
         ));
     }
+    let entry_bytes = entry_bytes(version);
+    // Rook a1's post mask says whether the set is post-masked; every other entry must agree.
     let mut set = MagicSet {
         scheme,
         rook: [Entry::default(); 64],
         bishop: [Entry::default(); 64],
+        post_masked: version > 1 && fields.u64(HEADER_BYTES + 24) != u64::MAX,
     };
     for (number, kind) in SliderKind::ALL.into_iter().enumerate() {
         for square in 0..64u8 {
-            let at = HEADER_BYTES + (number * 64 + usize::from(square)) * ENTRY_BYTES;
+            let at = HEADER_BYTES + (number * 64 + usize::from(square)) * entry_bytes;
             let name = || format!("{kind} {}", square_name(square));
             let (mask, magic) = (fields.u64(at), fields.u64(at + 8));
             let offset = fields.u64(at + 16) as i64;
-            let (shift, bits) = (fields.u32(at + 24), fields.u32(at + 28));
+            let (post_mask, at) = if version == 1 {
+                (u64::MAX, at + 24)
+            } else {
+                (fields.u64(at + 24), at + 32)
+            };
+            let (shift, bits) = (fields.u32(at), fields.u32(at + 4));
             if mask != relevant_mask(kind, square) {
                 return fail(format!(
                     "{}: the mask {mask:#018x} is not the square's",
+                    name()
+                ));
+            }
+            if post_mask != set.post_mask(kind, square) {
+                return fail(format!(
+                    "{}: post mask {post_mask:#018x} disagrees with rook a1's (all ones in a \
+                     plain set, the square's empty-board attacks in a post-masked one)",
                     name()
                 ));
             }
@@ -178,7 +204,7 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
             table.entries()
         ));
     }
-    let stored = bytes[TABLE_START..]
+    let stored = bytes[table_start..]
         .chunks_exact(8)
         .map(|word| u64::from_le_bytes(word.try_into().expect("eight bytes")));
     if let Some(slot) = stored
@@ -187,7 +213,7 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
     {
         return fail(format!(
             "attack table slot {slot} holds {:#018x}, not what its magics select ({:#018x})",
-            fields.u64(TABLE_START + 8 * slot),
+            fields.u64(table_start + 8 * slot),
             table.attacks[slot]
         ));
     }
@@ -210,9 +236,31 @@ mod tests {
     fn a_set_round_trips_through_its_bytes() {
         let (set, table) = fancy();
         let bytes = to_binary(&set, &table);
-        assert_eq!(bytes.len(), TABLE_START + 8 * 107_648);
+        assert_eq!(bytes.len(), table_start(2) + 8 * 107_648);
         assert_eq!(&bytes[..8], b"BFMAGIC\0");
-        assert_eq!(from_binary(&bytes), Ok((set, table)));
+        assert_eq!(from_binary(&bytes), Ok((set.clone(), table.clone())));
+
+        // A post-masked set keeps its masks; a version-1 file (no post masks) still reads.
+        let masked = MagicSet {
+            post_masked: true,
+            ..set.clone()
+        };
+        let masked_table = verify(&masked).unwrap();
+        let masked_bytes = to_binary(&masked, &masked_table);
+        assert_eq!(from_binary(&masked_bytes), Ok((masked, masked_table)));
+        assert_eq!(from_binary(&version_1(&bytes)), Ok((set, table)));
+    }
+
+    /// A version-2 file rewritten as version 1: the post masks dropped.
+    fn version_1(bytes: &[u8]) -> Vec<u8> {
+        let mut old = bytes[..HEADER_BYTES].to_vec();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        for entry in bytes[HEADER_BYTES..table_start(2)].chunks_exact(entry_bytes(2)) {
+            old.extend_from_slice(&entry[..24]);
+            old.extend_from_slice(&entry[32..]);
+        }
+        old.extend_from_slice(&bytes[table_start(2)..]);
+        old
     }
 
     #[test]
@@ -224,20 +272,24 @@ mod tests {
             bytes[at..at + patch.len()].copy_from_slice(patch);
             bytes
         };
-        let cases: [(Vec<u8>, &str); 9] = [
+        let cases: [(Vec<u8>, &str); 10] = [
             (b"not a set".to_vec(), "does not start with BFMAGIC"),
-            (with(8, &2u32.to_le_bytes()), "format version 2"),
+            (with(8, &3u32.to_le_bytes()), "format version 3"),
             (with(12, &7u32.to_le_bytes()), "unknown scheme code 7"),
             (with(20, &64u32.to_le_bytes()), "with 64 entries"),
             (with(24, &u64::MAX.to_le_bytes()), "past the limit"),
             (good[..good.len() - 8].to_vec(), "bytes, but the header"),
             (with(HEADER_BYTES, &1u64.to_le_bytes()), "rook a1: the mask"),
             (
-                with(HEADER_BYTES + 24, &50u32.to_le_bytes()),
+                with(HEADER_BYTES + 32, &50u32.to_le_bytes()),
                 "rook a1: 12 bits with shift 50",
             ),
             (
-                with(TABLE_START + 8, &1u64.to_le_bytes()),
+                with(HEADER_BYTES + 40 + 24, &1u64.to_le_bytes()),
+                "rook b1: post mask 0x0000000000000001 disagrees with rook a1's",
+            ),
+            (
+                with(table_start(2) + 8, &1u64.to_le_bytes()),
                 "attack table slot 1",
             ),
         ];

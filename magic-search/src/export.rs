@@ -62,6 +62,7 @@ struct Row {
     magic: u64,
     bits: u8,
     offset: i64,
+    post_mask: u64,
 }
 
 fn rows(set: &MagicSet, kind: SliderKind) -> impl Iterator<Item = Row> + '_ {
@@ -74,6 +75,7 @@ fn rows(set: &MagicSet, kind: SliderKind) -> impl Iterator<Item = Row> + '_ {
             magic: entry.magic,
             bits: entry.bits,
             offset: entry.offset,
+            post_mask: set.post_mask(kind, square as u8),
         })
 }
 
@@ -105,9 +107,19 @@ fn rust(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
     let index = set
         .scheme
         .index_source(Syntax::Rust, "occupancy", "m.mask", "m.magic", "m.shift");
+    // A post-masked set's lookups AND the entry with the square's empty-board attacks.
+    let (post_mask_field, post_mask_and, post_mask_rule) = if set.post_masked {
+        (
+            "\n    /// ANDed with the table entry: the square's empty-board attacks.\n    pub post_mask: u64,",
+            " & m.post_mask",
+            " Lookups AND the entry with `post_mask`.",
+        )
+    } else {
+        ("", "", "")
+    };
     let _ = write!(
         out,
-        r#"// Scheme "{scheme}": slot = offset + {formula}.
+        r#"// Scheme "{scheme}": slot = offset + {formula}.{post_mask_rule}
 
 /// One square's magic lookup.
 #[derive(Clone, Copy, Debug)]
@@ -119,14 +131,14 @@ pub struct Magic {{
     /// `64 - bits`.
     pub shift: u32,
     /// Where the square's slice of `SLIDER_ATTACKS` starts (index 0 lands here).
-    pub offset: isize,
+    pub offset: isize,{post_mask_field}
 }}
 
 /// The attacks of a slider with entry `m` for `occupancy`.
 #[inline]
 pub fn attacks(m: &Magic, occupancy: u64) -> u64 {{
     let index = {index} as isize;
-    SLIDER_ATTACKS[(m.offset + index) as usize]
+    SLIDER_ATTACKS[(m.offset + index) as usize]{post_mask_and}
 }}
 
 /// Rook attacks from `square` (0 = a1 .. 63 = h8).
@@ -150,9 +162,14 @@ pub fn bishop_attacks(square: usize, occupancy: u64) -> u64 {{
             "\n/// {kind} magics by square.\npub static {name}_MAGICS: [Magic; 64] = ["
         );
         for row in rows(set, kind) {
+            let post_mask = if set.post_masked {
+                format!(", post_mask: {:#018x}", row.post_mask)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "    Magic {{ mask: {:#018x}, magic: {:#018x}, shift: {}, offset: {} }}, // {}",
+                "    Magic {{ mask: {:#018x}, magic: {:#018x}, shift: {}, offset: {}{post_mask} }}, // {}",
                 row.mask,
                 row.magic,
                 64 - row.bits,
@@ -182,11 +199,20 @@ fn c(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
     for line in provenance {
         let _ = writeln!(out, "/* {} */", line.replace("*/", "* /"));
     }
+    let (post_mask_field, post_mask_and, post_mask_rule) = if set.post_masked {
+        (
+            "\n    uint64_t post_mask;",
+            " & m->post_mask",
+            " Lookups AND the entry with post_mask.",
+        )
+    } else {
+        ("", "", "")
+    };
     let _ = write!(
         out,
         r#"#ifndef BITFORGE_MAGICS_H
 #define BITFORGE_MAGICS_H
-/* Scheme "{scheme}": slot = offset + {formula}. */
+/* Scheme "{scheme}": slot = offset + {formula}.{post_mask_rule} */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -194,7 +220,7 @@ typedef struct {{
     uint64_t mask;
     uint64_t magic;
     unsigned shift;
-    ptrdiff_t offset;
+    ptrdiff_t offset;{post_mask_field}
 }} bitforge_magic;
 
 #define BITFORGE_SLIDER_ATTACKS_LEN {len}
@@ -212,9 +238,14 @@ typedef struct {{
             kind.name()
         );
         for row in rows(set, kind) {
+            let post_mask = if set.post_masked {
+                format!(", {:#018x}ULL", row.post_mask)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "    {{ {:#018x}ULL, {:#018x}ULL, {}, {} }}, /* {} */",
+                "    {{ {:#018x}ULL, {:#018x}ULL, {}, {}{post_mask} }}, /* {} */",
                 row.mask,
                 row.magic,
                 64 - row.bits,
@@ -233,7 +264,7 @@ typedef struct {{
         r#"}};
 
 static inline uint64_t bitforge_attacks(const bitforge_magic *m, uint64_t occupancy) {{
-    return bitforge_slider_attacks[m->offset + (ptrdiff_t){index}];
+    return bitforge_slider_attacks[m->offset + (ptrdiff_t){index}]{post_mask_and};
 }}
 
 static inline uint64_t bitforge_rook_attacks(unsigned square, uint64_t occupancy) {{
@@ -248,7 +279,7 @@ static inline uint64_t bitforge_bishop_attacks(unsigned square, uint64_t occupan
 "#,
         index = set
             .scheme
-            .index_source(Syntax::C, "occupancy", "m->mask", "m->magic", "m->shift")
+            .index_source(Syntax::C, "occupancy", "m->mask", "m->magic", "m->shift"),
     );
     out
 }
@@ -258,13 +289,14 @@ fn json(set: &MagicSet, table: &AttackTable, provenance: &[String]) -> String {
     let quoted: Vec<String> = provenance.iter().map(|line| json_string(line)).collect();
     let _ = writeln!(out, "  \"provenance\": [{}],", quoted.join(", "));
     let _ = writeln!(out, "  \"scheme\": \"{}\",", set.scheme);
+    let _ = writeln!(out, "  \"post_masked\": {},", set.post_masked);
     for kind in SliderKind::ALL {
         let _ = writeln!(out, "  \"{}\": [", kind.name());
         let entries: Vec<String> = rows(set, kind)
             .map(|row| {
                 format!(
-                    "    {{\"square\": \"{}\", \"mask\": \"{:#018x}\", \"magic\": \"{:#018x}\", \"bits\": {}, \"offset\": {}}}",
-                    row.square, row.mask, row.magic, row.bits, row.offset
+                    "    {{\"square\": \"{}\", \"mask\": \"{:#018x}\", \"magic\": \"{:#018x}\", \"bits\": {}, \"offset\": {}, \"post_mask\": \"{:#018x}\"}}",
+                    row.square, row.mask, row.magic, row.bits, row.offset, row.post_mask
                 )
             })
             .collect();

@@ -16,11 +16,17 @@
 //! `64 - bits`), and `offset` is where the square's slice starts in the one attack table that
 //! every square shares: slot = offset + index. Offsets may be negative when a square never uses
 //! its lowest indices (packed tables); they are signed decimal.
+//!
+//! A set whose lookups mask what they read has the line `post-mask yes` right after the scheme:
+//! a lookup returns `table[slot] & empty_board_attacks(square)`, so a slot may hold the union
+//! of what several squares need there, as long as each square's mask recovers its own attacks
+//! (a rook's and a bishop's slice on the same square never disagree: their rays are disjoint).
+//! Without the line (or with `post-mask no`) a lookup returns `table[slot]` as it is.
 
 use core::fmt;
 use std::fmt::Write as _;
 
-use crate::geometry::{SliderKind, parse_square, relevant_mask, square_name};
+use crate::geometry::{SliderKind, parse_square, ray_attacks, relevant_mask, square_name};
 use crate::scheme::Scheme;
 
 /// The header every version-1 file starts with.
@@ -50,6 +56,10 @@ pub struct MagicSet {
     pub rook: [Entry; 64],
     /// Bishop entries by square.
     pub bishop: [Entry; 64],
+    /// Whether a lookup ANDs what it reads with the square's empty-board attacks
+    /// ([`post_mask`](Self::post_mask)), which lets slices share slots whose attack sets differ
+    /// outside each other's rays: one combined table for both pieces.
+    pub post_masked: bool,
 }
 
 impl MagicSet {
@@ -78,6 +88,17 @@ impl MagicSet {
             scheme,
             rook,
             bishop,
+            post_masked: false,
+        }
+    }
+
+    /// What a lookup for `kind` on `square` ANDs with the table entry: the empty-board attacks
+    /// in a post-masked set, every square otherwise.
+    pub fn post_mask(&self, kind: SliderKind, square: u8) -> u64 {
+        if self.post_masked {
+            ray_attacks(kind, square, 0)
+        } else {
+            u64::MAX
         }
     }
 
@@ -118,6 +139,9 @@ impl MagicSet {
         }
         let _ = writeln!(text, "{HEADER}");
         let _ = writeln!(text, "scheme {}", self.scheme);
+        if self.post_masked {
+            let _ = writeln!(text, "post-mask yes");
+        }
         let _ = writeln!(text, "# piece  square  magic               bits  offset");
         for kind in SliderKind::ALL {
             for (square, entry) in self.entries(kind).iter().enumerate() {
@@ -183,11 +207,32 @@ impl MagicSet {
             }
         };
 
+        let mut records = records.peekable();
+        let post_masked = match records.peek() {
+            Some(&(line, content)) if content.starts_with("post-mask") => {
+                records.next();
+                match content.split_whitespace().collect::<Vec<_>>()[..] {
+                    ["post-mask", "yes"] => true,
+                    ["post-mask", "no"] => false,
+                    _ => {
+                        return Err(ParseError::at(
+                            line,
+                            format!(
+                                "expected 'post-mask yes' or 'post-mask no', found '{content}'"
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => false,
+        };
+
         let mut seen: [[Option<usize>; 64]; 2] = [[None; 64]; 2];
         let mut set = MagicSet {
             scheme,
             rook: [Entry::default(); 64],
             bishop: [Entry::default(); 64],
+            post_masked,
         };
         for (line, content) in records {
             let (kind, square, entry) = parse_entry(line, content, scheme)?;
@@ -355,6 +400,25 @@ mod tests {
         let text = set.to_text(&["made by a test".into()]);
         assert!(text.starts_with("# made by a test\nbitforge-magics 1\nscheme fixed\n"));
         assert_eq!(MagicSet::parse(&text).unwrap(), set);
+    }
+
+    #[test]
+    fn the_post_mask_line_round_trips_and_is_checked() {
+        let mut set = sample();
+        set.post_masked = true;
+        let text = set.to_text(&[]);
+        assert!(text.starts_with("bitforge-magics 1\nscheme fixed\npost-mask yes\n"));
+        assert_eq!(MagicSet::parse(&text).unwrap(), set);
+        assert_eq!(set.post_mask(SliderKind::Bishop, 0), 0x8040_2010_0804_0200);
+        assert_eq!(sample().post_mask(SliderKind::Bishop, 0), u64::MAX);
+        let plain = text.replace("post-mask yes", "post-mask no");
+        assert_eq!(MagicSet::parse(&plain).unwrap(), sample());
+        assert_eq!(
+            MagicSet::parse(&text.replace("post-mask yes", "post-mask maybe"))
+                .unwrap_err()
+                .to_string(),
+            "line 3: expected 'post-mask yes' or 'post-mask no', found 'post-mask maybe'"
+        );
     }
 
     #[test]

@@ -2,22 +2,24 @@
 //!
 //! A square's slice is a run of slots, some used (each with the attack set it must hold) and
 //! some never selected. Two slices may overlap wherever one of them leaves a slot unused or both
-//! want the same attack set there. Finding the smallest arrangement is NP-complete, so this is
-//! a first-fit heuristic: place slices one by one, largest first, each at the lowest offset
-//! where it fits, and keep the best of several orders.
+//! want the same attack set there; in a post-masked set, wherever each lookup's mask recovers
+//! its own attacks from the union of what the slot holds. Finding the smallest arrangement is
+//! NP-complete, so this is a first-fit heuristic: place slices one by one, largest first, each
+//! at the lowest offset where it fits, and keep the best of several orders.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use crate::geometry::SliderKind;
 use crate::magic_set::MagicSet;
-use crate::verify::{VerifyError, occupancies_with_attacks, verify};
+use crate::verify::{SlotDemand, VerifyError, occupancies_with_attacks, verify};
 
 /// A square's used slots: `(index, attacks)` sorted by index, without repeats.
 struct Slice {
     kind: SliderKind,
     square: u8,
     used: Vec<(usize, u64)>,
+    post_mask: u64,
 }
 
 impl Slice {
@@ -42,7 +44,9 @@ pub struct Packed {
 }
 
 /// Packs `set`, trying the largest-first order and then `extra_orders` seeded random
-/// perturbations of it, and keeps the smallest table. The input must verify.
+/// perturbations of it, and keeps the smallest table. The input must verify. A post-masked set
+/// ([`MagicSet::post_masked`]) packs into one combined table, its slices sharing slots wherever
+/// their masks allow.
 pub fn pack(set: &MagicSet, extra_orders: u32, seed: u64) -> Result<Packed, VerifyError> {
     let entries_before = verify(set)?.entries();
     let slices = slices_of(set);
@@ -98,7 +102,12 @@ fn slices_of(set: &MagicSet) -> Vec<Slice> {
                 .collect();
             used.sort_unstable();
             used.dedup();
-            slices.push(Slice { kind, square, used });
+            slices.push(Slice {
+                kind,
+                square,
+                used,
+                post_mask: set.post_mask(kind, square),
+            });
         }
     }
     slices
@@ -107,8 +116,7 @@ fn slices_of(set: &MagicSet) -> Vec<Slice> {
 /// First-fit placement in the given order: the table length and each slice's offset (in the
 /// slices' own order).
 fn place(slices: &[Slice], order: &[usize]) -> (usize, Vec<i64>) {
-    // `None` marks a free slot.
-    let mut table: Vec<Option<u64>> = Vec::new();
+    let mut table: Vec<SlotDemand> = Vec::new();
     let mut offsets = vec![0i64; slices.len()];
     for &i in order {
         let slice = &slices[i];
@@ -118,18 +126,17 @@ fn place(slices: &[Slice], order: &[usize]) -> (usize, Vec<i64>) {
         loop {
             let offset = start - lowest;
             let fits = slice.used.iter().all(|&(index, attacks)| {
-                match table.get((offset + index as i64) as usize) {
-                    Some(Some(held)) => *held == attacks,
-                    _ => true,
-                }
+                table
+                    .get((offset + index as i64) as usize)
+                    .is_none_or(|demand| demand.admits(attacks, slice.post_mask))
             });
             if fits {
                 for &(index, attacks) in &slice.used {
                     let slot = (offset + index as i64) as usize;
                     if slot >= table.len() {
-                        table.resize(slot + 1, None);
+                        table.resize(slot + 1, SlotDemand::default());
                     }
-                    table[slot] = Some(attacks);
+                    table[slot] = table[slot].with(attacks, slice.post_mask);
                 }
                 offsets[i] = offset;
                 break;
@@ -163,6 +170,47 @@ mod tests {
             packed.entries
         );
         assert_eq!(verify(&packed.set).unwrap().entries(), packed.entries);
+    }
+
+    #[test]
+    fn a_post_masked_set_packs_both_pieces_into_one_table() {
+        let config = SearchConfig {
+            scheme: Scheme::Black,
+            ..SearchConfig::default()
+        };
+        let (set, _) = find_set(&config, 2, &|_| {});
+        let plain = pack(&set, 0, 1).unwrap();
+        let combined = pack(
+            &MagicSet {
+                post_masked: true,
+                ..set
+            },
+            0,
+            1,
+        )
+        .unwrap();
+        assert!(combined.set.post_masked);
+        assert_eq!(verify(&combined.set).unwrap().entries(), combined.entries);
+        // The bishops' slices, at least, fit inside the rooks' (their rays never meet on one
+        // square).
+        let bishops: usize = (0..64)
+            .map(|square| 1usize << set.bishop[square].bits)
+            .sum();
+        assert!(
+            combined.entries + bishops / 2 < plain.entries,
+            "combined {} vs plain {}",
+            combined.entries,
+            plain.entries
+        );
+        // Without the post mask the combined layout collides.
+        let unmasked = MagicSet {
+            post_masked: false,
+            ..combined.set
+        };
+        assert!(matches!(
+            verify(&unmasked),
+            Err(VerifyError::Collision { .. })
+        ));
     }
 
     #[test]

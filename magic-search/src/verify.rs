@@ -119,10 +119,44 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
+/// What one table slot must hold for every lookup that reads it to be right.
+///
+/// A lookup that expects `attacks` and ANDs what it reads with `post_mask` (every square when
+/// the set has no post mask) is right when the slot holds every square of `attacks` and none of
+/// `post_mask & !attacks`. The slot holds the union of what its lookups expect; it serves them
+/// all while that union has none of the squares any of them forbids. Without post masks this
+/// is plain equality.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SlotDemand {
+    /// What the slot holds: the union of the attacks its lookups expect.
+    pub(crate) held: u64,
+    /// The squares that some lookup's post mask keeps but its attacks do not have.
+    pub(crate) forbidden: u64,
+}
+
+impl SlotDemand {
+    /// Whether one more lookup expecting `attacks` through `post_mask` can read this slot.
+    #[inline]
+    pub(crate) fn admits(self, attacks: u64, post_mask: u64) -> bool {
+        let added = self.with(attacks, post_mask);
+        added.held & added.forbidden == 0
+    }
+
+    /// The demand with that lookup added.
+    #[inline]
+    pub(crate) fn with(self, attacks: u64, post_mask: u64) -> SlotDemand {
+        SlotDemand {
+            held: self.held | attacks,
+            forbidden: self.forbidden | (post_mask & !attacks),
+        }
+    }
+}
+
 /// The attack table of a verified magic set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttackTable {
-    /// Attack sets by slot; unused slots hold 0.
+    /// Attack sets by slot; unused slots hold 0. In a post-masked set a slot holds the union
+    /// of what the lookups reading it expect (see [`MagicSet::post_masked`]).
     pub attacks: Vec<u64>,
     /// How many slots some occupancy selects.
     pub used_slots: usize,
@@ -167,9 +201,11 @@ pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
     let mut attacks: Vec<u64> = Vec::new();
     // Who filled each slot, so that a collision can name both sides.
     let mut owners: Vec<Option<SlotUse>> = Vec::new();
+    let mut forbidden: Vec<u64> = Vec::new();
     let mut used_slots = 0;
     for kind in SliderKind::ALL {
         for square in 0..64u8 {
+            let post_mask = set.post_mask(kind, square);
             for (occupancy, expected) in occupancies_with_attacks(kind, square) {
                 let here = SlotUse {
                     kind,
@@ -182,22 +218,28 @@ pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
                 if index >= attacks.len() {
                     attacks.resize(index + 1, 0);
                     owners.resize(index + 1, None);
+                    forbidden.resize(index + 1, 0);
                 }
+                let demand = SlotDemand {
+                    held: attacks[index],
+                    forbidden: forbidden[index],
+                };
                 match owners[index] {
-                    None => {
-                        owners[index] = Some(here);
-                        attacks[index] = expected;
-                        used_slots += 1;
-                    }
-                    Some(_) if attacks[index] == expected => {}
-                    Some(first) => {
+                    Some(first) if !demand.admits(expected, post_mask) => {
                         return Err(VerifyError::Collision {
                             slot,
                             first,
                             second: here,
                         });
                     }
+                    Some(_) => {}
+                    None => {
+                        owners[index] = Some(here);
+                        used_slots += 1;
+                    }
                 }
+                let demand = demand.with(expected, post_mask);
+                (attacks[index], forbidden[index]) = (demand.held, demand.forbidden);
             }
         }
     }

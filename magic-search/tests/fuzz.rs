@@ -10,8 +10,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
 use magic_search::{
-    AttackTable, BitsTarget, Budget, Chunk, FindState, HuntReport, MAX_TABLE_ENTRIES, MagicSet,
-    Scheme, SearchConfig, SliderKind, Target, from_binary, hunt, to_binary, verify,
+    AttackTable, BINARY_VERSION, BitsTarget, Budget, Chunk, FindState, HuntReport,
+    MAX_TABLE_ENTRIES, MagicSet, Scheme, SearchConfig, SliderKind, Target, from_binary, hunt,
+    to_binary, verify,
 };
 use proptest::prelude::*;
 
@@ -32,13 +33,18 @@ fn config() -> ProptestConfig {
     }
 }
 
-/// A valid binary export of the fancy set, made once.
-fn binary() -> &'static [u8] {
-    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| {
-        let set = MagicSet::parse(SETS[0]).unwrap();
-        to_binary(&set, &verify(&set).unwrap())
-    })
+/// Valid binary exports of the fancy set, plain and post-masked, made once.
+fn binary(post_masked: bool) -> &'static [u8] {
+    static BYTES: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+    &BYTES.get_or_init(|| {
+        [false, true].map(|post_masked| {
+            let set = MagicSet {
+                post_masked,
+                ..MagicSet::parse(SETS[0]).unwrap()
+            };
+            to_binary(&set, &verify(&set).unwrap())
+        })
+    })[usize::from(post_masked)]
 }
 
 /// A hunt state file with magics in it: bishop d8, five bits, a short range.
@@ -165,15 +171,15 @@ fn byte_edit() -> impl Strategy<Value = ByteEdit> {
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(at, b)| ByteEdit::Byte(at, b)),
         // Mostly the header and the entries, where the sizes and formulas are.
-        (0usize..4128, any::<u64>()).prop_map(|(at, w)| ByteEdit::Word(at, w)),
+        (0usize..5152, any::<u64>()).prop_map(|(at, w)| ByteEdit::Word(at, w)),
         (
-            0usize..4128,
+            0usize..5152,
             prop::sample::select(vec![
                 0u64,
                 1,
                 2,
                 128,
-                4128,
+                5152,
                 1 << 21,
                 (1 << 21) + 1,
                 u64::MAX
@@ -224,8 +230,11 @@ proptest! {
     }
 
     #[test]
-    fn mutated_binary_exports(edits in prop::collection::vec(byte_edit(), 1..4)) {
-        let mut bytes = binary().to_vec();
+    fn mutated_binary_exports(
+        post_masked in any::<bool>(),
+        edits in prop::collection::vec(byte_edit(), 1..4),
+    ) {
+        let mut bytes = binary(post_masked).to_vec();
         for edit in edits {
             match edit {
                 ByteEdit::Byte(at, b) => {
@@ -244,7 +253,12 @@ proptest! {
         }
         if let Ok((set, table)) = from_binary(&bytes) {
             bounded(&table);
-            assert_eq!(to_binary(&set, &table), bytes);
+            let written = to_binary(&set, &table);
+            if bytes[8..12] == BINARY_VERSION.to_le_bytes() {
+                assert_eq!(written, bytes);
+            } else {
+                assert_eq!(from_binary(&written), Ok((set, table)));
+            }
         }
     }
 }
