@@ -120,10 +120,13 @@ pub fn distance_table(input: TokenStream) -> TokenStream {
 /// reference ray walker, and a set that fails is a compile error naming the square and the two
 /// occupancies that collide. Editing the file rebuilds the crate.
 ///
-/// The module holds `SCHEME` (`"fancy"`, `"fixed"` or `"black"`), `ENTRIES`, the `Entry`
-/// type (`mask`, `magic`, `shift`, `offset`, and `slot(occupancy)`), the statics `ROOK`,
-/// `BISHOP` (`[Entry; 64]`) and `ATTACKS` (`[u64; ENTRIES]`), and the functions
-/// `rook_attacks(square, occupancy)` and `bishop_attacks(square, occupancy)`.
+/// The module holds `SCHEME` (`"fancy"`, `"fixed"` or `"black"`), `ENTRIES`, `POST_MASKED`,
+/// the `Entry` type (`mask`, `magic`, `shift`, `offset`, `post_mask`, and `slot(occupancy)`,
+/// `attacks(occupancy)`), the statics `ROOK`, `BISHOP` (`[Entry; 64]`) and `ATTACKS`
+/// (`[u64; ENTRIES]`), and the functions `rook_attacks(square, occupancy)` and
+/// `bishop_attacks(square, occupancy)`. A post-masked set (`post-mask yes`, written by
+/// `magic-search pack --post-mask`) is one combined table: its lookups AND the slot with the
+/// square's empty-board attacks.
 /// Its two lookup functions and the table's embedding use `unsafe` inside the expansion, so a
 /// crate that forbids `unsafe_code` cannot use it (one that denies it can).
 #[proc_macro]

@@ -71,6 +71,22 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
     let attacks = packed_array(&table.attacks);
     let entries_doc = format!("Slots in [`ATTACKS`]: {length}.");
     let scheme_doc = format!("The set's index formula: `{scheme}`.");
+    let post_masked = set.post_masked;
+    // A post-masked set's lookups AND the slot with the square's empty-board attacks; a plain
+    // set's carry no mask field, and so no extra load.
+    let (post_masks_field, post_masks_init, post_masks_copy) = if post_masked {
+        (
+            quote!(post_masks: [u64; 64],),
+            quote!(post_masks: [0; 64],),
+            quote!(fields.post_masks[square] = entries[square].post_mask;),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
+    let post_mask_of =
+        |fields: TokenStream| post_masked.then(|| quote!(& #fields.post_masks[square]));
+    let rook_post_mask = post_mask_of(quote!(ROOK_FIELDS));
+    let bishop_post_mask = post_mask_of(quote!(BISHOP_FIELDS));
 
     Ok(quote! {
         #(#attrs)*
@@ -84,6 +100,10 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
             #[doc = #entries_doc]
             pub const ENTRIES: usize = #length;
 
+            /// Whether a lookup ANDs the slot with the square's empty-board attacks
+            /// ([`Entry::post_mask`]): a combined table whose slots serve several squares.
+            pub const POST_MASKED: bool = #post_masked;
+
             /// One square's magic.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
             pub struct Entry {
@@ -96,6 +116,9 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 /// The slot of index 0 in [`ATTACKS`] (it may be negative in a packed set,
                 /// whose smallest index need not be 0).
                 pub offset: isize,
+                /// What a lookup ANDs with the slot: the square's empty-board attacks when
+                /// [`POST_MASKED`], every square otherwise.
+                pub post_mask: u64,
             }
 
             impl Entry {
@@ -104,6 +127,13 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 pub const fn slot(&self, occupancy: u64) -> usize {
                     let index = #entry_index as usize;
                     (self.offset as usize).wrapping_add(index)
+                }
+
+                /// The attacks for `occupancy`: the slot's set, masked by
+                /// [`post_mask`](Self::post_mask).
+                #[inline(always)]
+                pub fn attacks(&self, occupancy: u64) -> u64 {
+                    ATTACKS[self.slot(occupancy)] & self.post_mask
                 }
             }
 
@@ -122,6 +152,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 magics: [u64; 64],
                 shifts: [u32; 64],
                 offsets: [isize; 64],
+                #post_masks_field
             }
 
             impl Fields {
@@ -131,6 +162,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                         magics: [0; 64],
                         shifts: [0; 64],
                         offsets: [0; 64],
+                        #post_masks_init
                     };
                     let mut square = 0;
                     while square < 64 {
@@ -138,6 +170,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                         fields.magics[square] = entries[square].magic;
                         fields.shifts[square] = entries[square].shift;
                         fields.offsets[square] = entries[square].offset;
+                        #post_masks_copy
                         square += 1;
                     }
                     fields
@@ -172,9 +205,8 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 // SAFETY: the macro verified every relevant occupancy of every square, and
                 // `slot` sees only the relevant bits, so the slot is inside the table.
                 #[allow(unsafe_code)]
-                unsafe {
-                    *ATTACKS.get_unchecked(slot)
-                }
+                let attacks = unsafe { *ATTACKS.get_unchecked(slot) };
+                attacks #rook_post_mask
             }
 
             /// The squares a bishop on `square` (`0..64`) attacks when `occupancy` is occupied.
@@ -187,9 +219,8 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 let slot = BISHOP_FIELDS.slot(square, occupancy);
                 // SAFETY: as for `rook_attacks`.
                 #[allow(unsafe_code)]
-                unsafe {
-                    *ATTACKS.get_unchecked(slot)
-                }
+                let attacks = unsafe { *ATTACKS.get_unchecked(slot) };
+                attacks #bishop_post_mask
             }
         }
     })
@@ -205,7 +236,14 @@ fn entries(set: &MagicSet, kind: SliderKind) -> Vec<TokenStream> {
             let magic = Literal::u64_suffixed(entry.magic);
             let shift = Literal::u32_suffixed(64 - u32::from(entry.bits));
             let offset = signed(entry.offset);
-            quote!(Entry { mask: #mask, magic: #magic, shift: #shift, offset: #offset })
+            let post_mask = Literal::u64_suffixed(set.post_mask(kind, square));
+            quote!(Entry {
+                mask: #mask,
+                magic: #magic,
+                shift: #shift,
+                offset: #offset,
+                post_mask: #post_mask,
+            })
         })
         .collect()
 }

@@ -9,4 +9,5 @@ fn magic_sets_at_compile_time() {
     cases.compile_fail("tests/ui/malformed.rs");
     cases.compile_fail("tests/ui/missing_file.rs");
     cases.compile_fail("tests/ui/not_a_module.rs");
+    cases.compile_fail("tests/ui/unmasked_combined.rs");
 }

@@ -5,9 +5,9 @@ use core::str::FromStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::{
-    BlackMagic, FancyMagic, Hyperbola, HyperbolaAvx2, HyperbolaDual, HyperbolaGfni, KoggeStone,
-    KoggeStoneAvx2, KoggeStoneAvx512, Level, Leveled, Pext, PextPdep, Reference, Slider, V3, V4,
-    cpu,
+    BlackMagic, FancyCombinedMagic, FancyMagic, Hyperbola, HyperbolaAvx2, HyperbolaDual,
+    HyperbolaGfni, KoggeStone, KoggeStoneAvx2, KoggeStoneAvx512, Level, Leveled, Pext, PextPdep,
+    Reference, Slider, V3, V4, cpu,
 };
 
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
@@ -153,6 +153,7 @@ backends! {
     HyperbolaGfni: "the same, each byte's bits reversed by GFNI", raised to [];
     HyperbolaDual: "Stockfish's 2026 slider: hyperbola on file and diagonals in AVX2 lanes with a byte swap, the rank from the first-rank table", raised to [V4];
     FancyMagic: "`((occ & mask) * magic) >> shift`, variable shift, dense table", raised to [V3];
+    FancyCombinedMagic: "the fancy magics in one combined table, the slot ANDed with the empty-board attacks", raised to [V3];
     BlackMagic: "`((occ | !mask) * magic) >> 52/55`, one overlapped table", raised to [V3];
     Pext: "BMI2 `pext(occ, mask)` as the index into the dense table", raised to [V4, V3];
     PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V4];

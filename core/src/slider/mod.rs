@@ -54,7 +54,7 @@ pub use hyperbola_avx2::{HyperbolaAvx2, HyperbolaDual, HyperbolaGfni};
 pub use kogge_stone::{KoggeStone, kogge_stone_bishops, kogge_stone_rooks};
 pub use kogge_stone_simd::{KoggeStoneAvx2, KoggeStoneAvx512};
 pub use level::{Baseline, Bmi2, Level, Leveled, V3, V3Gfni, V4};
-pub use magic::{BlackMagic, FancyMagic};
+pub use magic::{BlackMagic, FancyCombinedMagic, FancyMagic};
 pub use pext::Pext;
 pub use pext_pdep::PextPdep;
 pub use reference::Reference;

@@ -16,5 +16,5 @@ pub use distance::{DISTANCE, distance, file_distance, rank_distance};
 pub use lines::{BETWEEN, CHECK_BLOCK, LINE, aligned, between, check_block, line};
 pub use masks::{FILE_BB, RANK_BB, SQUARE_BB};
 pub use pseudo::{PSEUDO_ATTACKS, pseudo_attacks};
-pub use slider_tables::{black, fancy, pext};
+pub use slider_tables::{black, fancy, fancy_combined, pext};
 pub use step::{STEP_ATTACKS, king_attacks, knight_attacks, pawn_attacks, step_attacks};

@@ -28,6 +28,20 @@ bitforge_macros::magic_set! {
     pub mod black = "../../magics/black-packed.magics";
 }
 
+bitforge_macros::magic_set! {
+    /// The fancy magic set in one combined table (`magic-search pack --post-mask`): rook and
+    /// bishop slices share slots, and each lookup ANDs the slot with the square's empty-board
+    /// attacks to keep its own.
+    ///
+    /// ```
+    /// use bitforge::tables::fancy_combined;
+    /// assert!(fancy_combined::POST_MASKED);
+    /// assert_eq!(fancy_combined::ENTRIES, 65_536);
+    /// assert_eq!(fancy_combined::rook_attacks(0, 1 << 16), 0x0001_01FE);
+    /// ```
+    pub mod fancy_combined = "../../magics/fancy-combined.magics";
+}
+
 bitforge_macros::pext_tables! {
     /// Dense tables for `PEXT` indexing: `u64` attack sets, and `u16` ones for `PDEP`.
     ///

@@ -30,7 +30,10 @@ const SETWISE: [&str; 5] = [
 /// Best known table sizes, for comparison with the kept sets.
 const BEST_KNOWN: &str = "Best known: 92,864 entries for reduced-bit fancy magics (rook \
     88,064 + bishop 4,800, against 107,648 for plain fancy); 87,988 for packed black magics \
-    (Volker Annuss and Niklas Fiekas), 88,772 for fixed-shift white magics.";
+    (Volker Annuss and Niklas Fiekas), 88,772 for fixed-shift white magics. Post-masked sets \
+    are a category of their own: one combined table for both pieces, each lookup ANDing its \
+    slot with the square's empty-board attacks (`magic-search pack --post-mask`); we know of \
+    no published figure for it.";
 
 /// Everything the page is made from.
 pub(crate) struct Report {

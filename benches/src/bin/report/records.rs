@@ -38,7 +38,11 @@ pub(crate) fn load(dir: &Path) -> Result<Vec<Record>, String> {
                 .file_name()
                 .map(|name| name.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            scheme: set.scheme.to_string(),
+            scheme: if set.post_masked {
+                format!("{}, post-masked", set.scheme)
+            } else {
+                set.scheme.to_string()
+            },
             entries: table.entries(),
             command,
         });

@@ -1,0 +1,3 @@
+bitforge_macros::magic_set!(mod set = "unmasked_combined.magics");
+
+fn main() {}
