@@ -20,6 +20,7 @@ pub mod find_file;
 pub mod geometry;
 pub mod hunt;
 pub mod hunt_file;
+mod lanes;
 pub mod magic_set;
 pub mod pack;
 pub mod scheme;
