@@ -10,7 +10,7 @@ use super::side::{Black, Side, White};
 use super::{Board, CastlingInfo, Keys, Rules, castling_destinations, castling_side, zobrist};
 use crate::slider::Slider;
 use crate::tables::pawn_attacks;
-use crate::{CastlingRights, Color, Move, MoveKind, Piece, PieceType, Square};
+use crate::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, PieceType, Square};
 
 /// What a board keeps up to date beside its pieces, told of every change a move makes.
 pub(crate) trait Tracking: Copy {
@@ -150,6 +150,19 @@ impl<T: Tracking> Board<T> {
         self.en_passant = None;
     }
 
+    /// Flips `squares` in the set of `piece_type`. A keyed board is copied on after it is made
+    /// (into a history, or wherever its caller keeps it), so it is made in registers: every
+    /// set rewritten, masked. Perft consumes its boards where they are made, where the plain
+    /// store at the type's index is the faster (results/analysis.md, issue 16).
+    #[inline(always)]
+    fn toggle_type(&mut self, piece_type: PieceType, squares: Bitboard) {
+        if T::KEYED {
+            self.pieces.toggle_type_masked(piece_type, squares);
+        } else {
+            self.pieces.by_type[piece_type.index()] ^= squares;
+        }
+    }
+
     /// Sets the castling rights.
     #[inline(always)]
     fn set_castling(&mut self, rights: CastlingRights) {
@@ -185,17 +198,18 @@ impl<T: Tracking> Board<T> {
                 child.tracked.captured();
             }
         }
-        let pieces = &mut child.pieces;
         // The captured piece goes without asking what it was: clearing the square in five sets
         // costs less than a branch. A king is never captured. Callers know which targets are
         // captures (perft plays them in a loop of their own), so a quiet move clears nothing.
         if CAPTURE {
+            let pieces = &mut child.pieces;
             for set in &mut pieces.by_type[PieceType::Pawn.index()..=PieceType::Queen.index()] {
                 *set -= target;
             }
             pieces.by_color[Us::Other::COLOR.index()] -= target;
         }
-        pieces.by_type[piece.index()] ^= from_to;
+        child.toggle_type(piece, from_to);
+        let pieces = &mut child.pieces;
         pieces.by_color[Us::COLOR.index()] ^= from_to;
         pieces.by_type[PieceType::ALL.index()] = pieces.by_color[0] | pieces.by_color[1];
         // A right stands only while its king and rook are home, so only they, leaving, or a
@@ -245,7 +259,7 @@ impl<T: Tracking> Board<T> {
     ) -> Board<T> {
         let mut child = self.moved::<Us, true>(PieceType::Pawn, from, to, castling);
         child.pieces.by_type[PieceType::Pawn.index()] ^= to;
-        child.pieces.by_type[promoted.index()] ^= to;
+        child.toggle_type(promoted, to.bitboard());
         let pawn = Piece::new(Us::COLOR, PieceType::Pawn);
         let promoted = Piece::new(Us::COLOR, promoted);
         child.tracked.toggled(pawn, to, self.count(pawn) - 1);

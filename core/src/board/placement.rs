@@ -84,6 +84,18 @@ impl Placement {
         self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)
     }
 
+    /// Flips every square of `squares` in the set of `piece_type` (not in the union of all
+    /// pieces, nor in a colour's set), rewriting every type's set, masked, rather than storing
+    /// at an index computed from `piece_type`: such a store keeps a board being made in memory,
+    /// and copying it on from there waits for its stores (results/analysis.md, issue 16).
+    #[inline(always)]
+    pub(crate) fn toggle_type_masked(&mut self, piece_type: PieceType, squares: Bitboard) {
+        for (index, set) in self.by_type.iter_mut().enumerate().skip(1) {
+            let chosen = u64::from(index == piece_type.index()).wrapping_neg();
+            *set ^= Bitboard(squares.0 & chosen);
+        }
+    }
+
     /// Flips `piece` on every square of `squares`: puts it on an empty square, takes it off
     /// its own, or (with two squares) moves it.
     #[inline(always)]
