@@ -19,10 +19,13 @@ pub(crate) trait Tracking: Copy {
     const KEYED: bool;
     /// The move passes to the other side; `en_passant` was the square before.
     fn passed(&mut self, en_passant: Option<Square>);
-    /// `piece` moves from `from` to the empty `to`.
-    fn moved(&mut self, piece: Piece, from: Square, to: Square);
-    /// `piece`, the `count`-th of its kind counted from zero, comes off `square`, or goes on.
-    fn toggled(&mut self, piece: Piece, square: Square, count: u8);
+    /// A `piece_type` of `color` moves from `from` to the empty `to`. (Colour and type apart,
+    /// not a [`Piece`]: its index is then arithmetic, not a table's answer that the key's
+    /// load would wait for.)
+    fn moved(&mut self, color: Color, piece_type: PieceType, from: Square, to: Square);
+    /// A `piece_type` of `color`, the `count`-th of its kind counted from zero, comes off
+    /// `square`, or goes on.
+    fn toggled(&mut self, color: Color, piece_type: PieceType, square: Square, count: u8);
     /// A capture: the fifty-move count starts again.
     fn captured(&mut self);
     /// The castling rights change from `old` to `new`.
@@ -36,9 +39,9 @@ impl Tracking for () {
     #[inline(always)]
     fn passed(&mut self, _: Option<Square>) {}
     #[inline(always)]
-    fn moved(&mut self, _: Piece, _: Square, _: Square) {}
+    fn moved(&mut self, _: Color, _: PieceType, _: Square, _: Square) {}
     #[inline(always)]
-    fn toggled(&mut self, _: Piece, _: Square, _: u8) {}
+    fn toggled(&mut self, _: Color, _: PieceType, _: Square, _: u8) {}
     #[inline(always)]
     fn captured(&mut self) {}
     #[inline(always)]
@@ -60,23 +63,24 @@ impl Tracking for Keys {
     }
 
     #[inline(always)]
-    fn moved(&mut self, piece: Piece, from: Square, to: Square) {
-        let change = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+    fn moved(&mut self, color: Color, piece_type: PieceType, from: Square, to: Square) {
+        let change = zobrist::piece_square(color, piece_type, from)
+            ^ zobrist::piece_square(color, piece_type, to);
         self.key ^= change;
-        if piece.piece_type() == PieceType::Pawn {
+        if piece_type == PieceType::Pawn {
             self.pawn_key ^= change;
             self.rule50 = 0;
         }
     }
 
     #[inline(always)]
-    fn toggled(&mut self, piece: Piece, square: Square, count: u8) {
-        let change = zobrist::piece_square(piece, square);
+    fn toggled(&mut self, color: Color, piece_type: PieceType, square: Square, count: u8) {
+        let change = zobrist::piece_square(color, piece_type, square);
         self.key ^= change;
-        if piece.piece_type() == PieceType::Pawn {
+        if piece_type == PieceType::Pawn {
             self.pawn_key ^= change;
         }
-        self.material_key ^= zobrist::material(piece, count);
+        self.material_key ^= zobrist::material(color, piece_type, count);
     }
 
     #[inline(always)]
@@ -186,15 +190,14 @@ impl<T: Tracking> Board<T> {
         child.pass();
         let target = to.bitboard();
         let from_to = from.bitboard() | target;
-        child.tracked.moved(Piece::new(Us::COLOR, piece), from, to);
+        child.tracked.moved(Us::COLOR, piece, from, to);
         // Only a board that tracks keys asks what was captured.
         if CAPTURE && T::KEYED {
             let captured = self.piece_type_on(to);
             if captured != PieceType::None {
-                let captured = Piece::new(Us::Other::COLOR, captured);
-                child
-                    .tracked
-                    .toggled(captured, to, self.count(captured) - 1);
+                let them = Us::Other::COLOR;
+                let count = self.count_of(them, captured) - 1;
+                child.tracked.toggled(them, captured, to, count);
                 child.tracked.captured();
             }
         }
@@ -235,7 +238,7 @@ impl<T: Tracking> Board<T> {
         child.pass();
         let pawn = Piece::new(Us::COLOR, PieceType::Pawn);
         child.pieces.toggle(pawn, from | to);
-        child.tracked.moved(pawn, from, to);
+        child.tracked.moved(Us::COLOR, PieceType::Pawn, from, to);
         let over = Square::from_index_masked(((from as u8) + (to as u8)) / 2);
         let their_pawns = self.pieces.colored(Us::Other::COLOR, PieceType::Pawn);
         if !(pawn_attacks(Us::COLOR, over) & their_pawns).is_empty()
@@ -260,10 +263,12 @@ impl<T: Tracking> Board<T> {
         let mut child = self.moved::<Us, true>(PieceType::Pawn, from, to, castling);
         child.pieces.by_type[PieceType::Pawn.index()] ^= to;
         child.toggle_type(promoted, to.bitboard());
-        let pawn = Piece::new(Us::COLOR, PieceType::Pawn);
-        let promoted = Piece::new(Us::COLOR, promoted);
-        child.tracked.toggled(pawn, to, self.count(pawn) - 1);
-        child.tracked.toggled(promoted, to, self.count(promoted));
+        let (us, pawn) = (Us::COLOR, PieceType::Pawn);
+        let pawns = self.count_of(us, pawn);
+        child.tracked.toggled(us, pawn, to, pawns - 1);
+        child
+            .tracked
+            .toggled(us, promoted, to, self.count_of(us, promoted));
         child
     }
 
@@ -277,10 +282,10 @@ impl<T: Tracking> Board<T> {
         let theirs = Piece::new(Us::Other::COLOR, PieceType::Pawn);
         child.pieces.toggle(ours, from | to);
         child.pieces.toggle(theirs, captured.bitboard());
-        child.tracked.moved(ours, from, to);
-        child
-            .tracked
-            .toggled(theirs, captured, self.count(theirs) - 1);
+        let (us, them, pawn) = (Us::COLOR, Us::Other::COLOR, PieceType::Pawn);
+        child.tracked.moved(us, pawn, from, to);
+        let count = self.count_of(them, pawn) - 1;
+        child.tracked.toggled(them, pawn, captured, count);
         child
     }
 
@@ -298,8 +303,12 @@ impl<T: Tracking> Board<T> {
         child.pieces.toggle(our_rook, rook.bitboard());
         child.pieces.toggle(our_king, king_to.bitboard());
         child.pieces.toggle(our_rook, rook_to.bitboard());
-        child.tracked.moved(our_king, king, king_to);
-        child.tracked.moved(our_rook, rook, rook_to);
+        child
+            .tracked
+            .moved(Us::COLOR, PieceType::King, king, king_to);
+        child
+            .tracked
+            .moved(Us::COLOR, PieceType::Rook, rook, rook_to);
         child
     }
 }

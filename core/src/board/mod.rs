@@ -186,14 +186,15 @@ impl Board {
         let mut material_key = 0;
         for piece in Piece::LIST {
             let squares = self.pieces.colored(piece.color(), piece.piece_type());
+            let (color, piece_type) = (piece.color(), piece.piece_type());
             for square in squares {
-                key ^= zobrist::piece_square(piece, square);
-                if piece.piece_type() == PieceType::Pawn {
-                    pawn_key ^= zobrist::piece_square(piece, square);
+                key ^= zobrist::piece_square(color, piece_type, square);
+                if piece_type == PieceType::Pawn {
+                    pawn_key ^= zobrist::piece_square(color, piece_type, square);
                 }
             }
             for count in 0..squares.count() {
-                material_key ^= zobrist::material(piece, count as u8);
+                material_key ^= zobrist::material(color, piece_type, count as u8);
             }
         }
         if let Some(square) = self.en_passant {
@@ -264,7 +265,13 @@ impl<T> Board<T> {
     /// How many `piece`s there are.
     #[inline(always)]
     pub fn count(&self, piece: Piece) -> u8 {
-        self.colored(piece.color(), piece.piece_type()).count() as u8
+        self.count_of(piece.color(), piece.piece_type())
+    }
+
+    /// How many `piece_type`s of `color` there are.
+    #[inline(always)]
+    pub(crate) fn count_of(&self, color: Color, piece_type: PieceType) -> u8 {
+        self.colored(color, piece_type).count() as u8
     }
 
     /// The square of `color`'s king.

@@ -1,7 +1,7 @@
 //! Zobrist keys, generated at compile time from a fixed seed: the same keys in every build, on
 //! every target, with nothing to initialise at run time.
 
-use crate::{CastlingRights, Piece, Square};
+use crate::{CastlingRights, Color, PieceType, Square};
 
 /// Stockfish's PRNG (xorshift64*, Vigna) and seed, so that the key stream is a known one.
 const SEED: u64 = 1_070_372;
@@ -73,17 +73,23 @@ const fn generate() -> Keys {
 /// The keys, computed by the compiler.
 pub(crate) static KEYS: Keys = generate();
 
-/// The key of `piece` standing on `square`.
+/// The key of a `piece_type` of `color` standing on `square`.
 #[inline(always)]
-pub(crate) fn piece_square(piece: Piece, square: Square) -> u64 {
-    KEYS.piece_square[piece.index()][square.index()]
+pub(crate) fn piece_square(color: Color, piece_type: PieceType, square: Square) -> u64 {
+    KEYS.piece_square[piece_index(color, piece_type)][square.index()]
+}
+
+/// The piece's index (`Piece::index`) computed from its colour and type.
+#[inline(always)]
+fn piece_index(color: Color, piece_type: PieceType) -> usize {
+    color.index() << 3 | piece_type.index()
 }
 
 /// The material-key term of the `count`-th piece of a kind (counted from zero): the material
 /// key hashes how many of each piece there are, whatever their squares.
 #[inline(always)]
-pub(crate) fn material(piece: Piece, count: u8) -> u64 {
-    KEYS.piece_square[piece.index()][usize::from(count & 63)]
+pub(crate) fn material(color: Color, piece_type: PieceType, count: u8) -> u64 {
+    KEYS.piece_square[piece_index(color, piece_type)][usize::from(count & 63)]
 }
 
 /// The key of an en passant square's file.

@@ -39,19 +39,18 @@ impl PieceType {
     /// The type with code `code & 7` (codes 0 and 7 give `None`).
     #[inline(always)]
     pub const fn from_code(code: u8) -> PieceType {
-        // A table lookup rather than a match, which compiles to branches: making a move asks
-        // this for the moving and the captured piece.
-        const BY_CODE: [PieceType; 8] = {
-            let mut table = [PieceType::None; 8];
-            let mut index = 0;
-            while index < PieceType::LIST.len() {
-                let piece_type = PieceType::LIST[index];
-                table[piece_type as usize] = piece_type;
-                index += 1;
-            }
-            table
-        };
-        BY_CODE[(code & 7) as usize]
+        // Each code is its type's discriminant, so the compiler answers from a constant in a
+        // register (shifted by the code), not from a table in memory: making a move asks this
+        // for the moving and the captured piece, and the key's load waits for the answer.
+        match code & 7 {
+            1 => PieceType::Pawn,
+            2 => PieceType::Knight,
+            3 => PieceType::Bishop,
+            4 => PieceType::Rook,
+            5 => PieceType::Queen,
+            6 => PieceType::King,
+            _ => PieceType::None,
+        }
     }
 
     /// The lower-case letter (`p n b r q k`), or `None` for no type.
