@@ -185,8 +185,8 @@ impl Board {
         let mut pawn_key = zobrist::no_pawns();
         let mut material_key = 0;
         for piece in Piece::LIST {
-            let squares = self.pieces.colored(piece.color(), piece.piece_type());
             let (color, piece_type) = (piece.color(), piece.piece_type());
+            let squares = self.pieces.colored(color, piece_type);
             for square in squares {
                 key ^= zobrist::piece_square(color, piece_type, square);
                 if piece_type == PieceType::Pawn {
