@@ -224,27 +224,42 @@ impl CollisionTable {
             self.slots.fill(0);
             self.epoch = 1;
         }
-        let stamp = self.epoch << KEY_BITS;
+        let (epoch, stamp) = (self.epoch, self.epoch << KEY_BITS);
         let shift = 64 - u32::from(bits);
         let slots = &mut self.slots[..size];
         let ids = &problem.attack_ids;
         let (mut lowest, mut highest) = (usize::MAX, 0);
         for (number, (&key, &id)) in problem.keys.iter().zip(ids).enumerate() {
-            let index = bitforge_index::magic_index(key, magic, shift);
+            // The index has `bits` bits already: the mask only shows the compiler that it is
+            // in bounds.
+            let index = bitforge_index::magic_index(key, magic, shift) & (size - 1);
             let slot = &mut slots[index];
-            if *slot >> KEY_BITS != self.epoch {
+            if *slot >> KEY_BITS != epoch {
                 *slot = stamp | number as u32;
-                lowest = lowest.min(index);
-                highest = highest.max(index);
-                if LIMITED && highest - lowest >= span_limit {
-                    return Err(None);
+                // Only a limited search tracks the span as it goes; otherwise it is measured
+                // once, for the rare candidate that passes.
+                if LIMITED {
+                    lowest = lowest.min(index);
+                    highest = highest.max(index);
+                    if highest - lowest >= span_limit {
+                        return Err(None);
+                    }
                 }
             } else {
                 let holder = (*slot & ((1 << KEY_BITS) - 1)) as usize;
-                if ids[holder] != id {
+                if ids.get(holder) != Some(&id) {
                     return Err(Some((holder, number)));
                 }
             }
+        }
+        if !LIMITED {
+            (lowest, highest) = problem
+                .keys
+                .iter()
+                .fold((usize::MAX, 0), |(low, high), &key| {
+                    let index = bitforge_index::magic_index(key, magic, shift);
+                    (low.min(index), high.max(index))
+                });
         }
         Ok((lowest, highest))
     }
