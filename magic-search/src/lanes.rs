@@ -1,6 +1,12 @@
 //! The full-width search's two cheap tests, the top-byte filter and the killer pairs, on eight
 //! candidates or eight pairs at once where the CPU has AVX-512 (chosen at run time), and one at
-//! a time otherwise. Both paths decide alike: the search's result does not depend on the CPU.
+//! a time otherwise; with AVX-512, the candidates themselves are drawn in eight lanes
+//! ([`Block`]). Both paths decide alike: the search's result does not depend on the CPU.
+
+#[cfg(target_arch = "x86_64")]
+use crate::stream_jump::{Modulus, Poly, jump, step};
+#[cfg(target_arch = "x86_64")]
+use std::sync::OnceLock;
 
 /// Candidates the full-width search draws at a time.
 pub(crate) const BATCH: usize = 64;
@@ -107,8 +113,8 @@ impl Lanes for Scalar {
     }
 }
 
-/// Eight candidates or eight pairs per instruction: AVX-512 with 64-bit multiplication (DQ)
-/// and population count (VPOPCNTDQ).
+/// Eight candidates or eight pairs per instruction: AVX-512 with 64-bit multiplication (DQ),
+/// byte masks (BW) and population count (VPOPCNTDQ).
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct Avx512;
 
@@ -118,6 +124,7 @@ impl Avx512 {
     pub(crate) fn available() -> bool {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
     }
 }
@@ -189,6 +196,193 @@ impl Lanes for Avx512 {
                     & _mm512_cmpneq_epi64_mask(first, second);
             }
             hit != 0
+        }
+    }
+}
+
+/// Candidates each of the eight lanes draws per [`Block`].
+pub(crate) const LANE_CANDIDATES: usize = 512;
+
+/// Candidates per [`Block`]: one pause interval of the search.
+pub(crate) const BLOCK: usize = 8 * LANE_CANDIDATES;
+
+/// Draws per sparse candidate.
+const DRAWS: u64 = 3;
+
+/// The jumps a [`Block`] needs, computed once per process.
+#[cfg(target_arch = "x86_64")]
+struct LaneJumps {
+    /// Lane `j` starts `j * LANE_CANDIDATES` candidates into the block.
+    lane_starts: [Poly; 8],
+    /// Term `i` of the jump by a whole block, as a lane mask: all lanes or none.
+    next_block: [u8; 256],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl LaneJumps {
+    fn get() -> &'static LaneJumps {
+        static JUMPS: OnceLock<LaneJumps> = OnceLock::new();
+        JUMPS.get_or_init(|| {
+            let modulus = Modulus::xoshiro256();
+            let lane_draws = LANE_CANDIDATES as u64 * DRAWS;
+            let block = modulus.power_of_x(8 * lane_draws);
+            LaneJumps {
+                lane_starts: core::array::from_fn(|j| modulus.power_of_x(j as u64 * lane_draws)),
+                next_block: core::array::from_fn(|i| {
+                    if block[i / 64] >> (i % 64) & 1 == 1 {
+                        0xFF
+                    } else {
+                        0
+                    }
+                }),
+            }
+        })
+    }
+}
+
+/// [`BLOCK`] sparse candidates of one stream, drawn in eight AVX-512 lanes: lane `j` draws
+/// candidates `j * LANE_CANDIDATES ..` of the block, from a state jumped that far ahead (see
+/// [`crate::stream_jump`]); one lane alone draws a candidate in a third of the time a scalar
+/// draw takes, so eight at once leave the random stream off the search's critical path.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Block {
+    /// The lanes' states where this block starts: word `w` of lane `j` at `[w][j]`.
+    starts: [[u64; 8]; 4],
+    /// The same one block later.
+    next: [[u64; 8]; 4],
+    /// Lane `j`'s candidate `c` at `[c][j]`.
+    candidates: [[u64; 8]; LANE_CANDIDATES],
+    /// Bit `c % 64` of `[j][c / 64]`: whether lane `j`'s candidate `c` passed the filter.
+    passed: [[u64; LANE_CANDIDATES / 64]; 8],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Block {
+    /// The block that starts where `stream` (xoshiro256 state words) stands; nothing drawn yet.
+    pub(crate) fn new(stream: [u64; 4]) -> Box<Block> {
+        let jumps = LaneJumps::get();
+        let lanes: [[u64; 4]; 8] = core::array::from_fn(|j| jump(stream, &jumps.lane_starts[j]));
+        Box::new(Block {
+            starts: core::array::from_fn(|w| core::array::from_fn(|j| lanes[j][w])),
+            next: [[0; 8]; 4],
+            candidates: [[0; 8]; LANE_CANDIDATES],
+            passed: [[0; LANE_CANDIDATES / 64]; 8],
+        })
+    }
+
+    /// The stream where this block starts.
+    pub(crate) fn stream(&self) -> [u64; 4] {
+        core::array::from_fn(|w| self.starts[w][0])
+    }
+
+    /// The stream right after candidate `number` of this block.
+    pub(crate) fn stream_after(&self, number: usize) -> [u64; 4] {
+        let (lane, candidate) = (number / LANE_CANDIDATES, number % LANE_CANDIDATES);
+        let mut state = core::array::from_fn(|w| self.starts[w][lane]);
+        for _ in 0..(candidate as u64 + 1) * DRAWS {
+            step(&mut state);
+        }
+        state
+    }
+
+    /// The candidates that passed the filter, in the stream's order: `(number, candidate)`.
+    pub(crate) fn passed(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        (0..8).flat_map(move |lane| {
+            (0..LANE_CANDIDATES / 64).flat_map(move |chunk| {
+                let mut bits = self.passed[lane][chunk];
+                core::iter::from_fn(move || {
+                    if bits == 0 {
+                        return None;
+                    }
+                    let candidate = chunk * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Some((
+                        lane * LANE_CANDIDATES + candidate,
+                        self.candidates[candidate][lane],
+                    ))
+                })
+            })
+        })
+    }
+
+    /// Moves on to the next block (drawn by the next [`Avx512::draw`]).
+    pub(crate) fn advance(&mut self) {
+        self.starts = self.next;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Avx512 {
+    /// Draws `block`'s candidates and marks those that pass the top-byte filter for `mask`
+    /// (all of them if not `filter`); computes where the next block starts.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F, DQ, BW and VPOPCNTDQ ([`Avx512::available`]).
+    #[inline(always)]
+    pub(crate) unsafe fn draw(block: &mut Block, mask: u64, filter: bool) {
+        use std::arch::x86_64::*;
+        #[inline(always)]
+        unsafe fn step(s: &mut [__m512i; 4]) {
+            // SAFETY: the caller's features include AVX-512F.
+            unsafe {
+                let t = _mm512_slli_epi64::<17>(s[1]);
+                s[2] = _mm512_xor_si512(s[2], s[0]);
+                s[3] = _mm512_xor_si512(s[3], s[1]);
+                s[1] = _mm512_xor_si512(s[1], s[2]);
+                s[0] = _mm512_xor_si512(s[0], s[3]);
+                s[2] = _mm512_xor_si512(s[2], t);
+                s[3] = _mm512_rol_epi64::<45>(s[3]);
+            }
+        }
+        #[inline(always)]
+        unsafe fn draw(s: &mut [__m512i; 4]) -> __m512i {
+            // SAFETY: as above. xoshiro256++'s output, then the state's step.
+            unsafe {
+                let sum = _mm512_add_epi64(s[0], s[3]);
+                let output = _mm512_add_epi64(_mm512_rol_epi64::<23>(sum), s[0]);
+                step(s);
+                output
+            }
+        }
+        let jumps = LaneJumps::get();
+        // SAFETY: the caller guarantees the features. Loads and stores are of whole rows of
+        // the block's arrays (eight u64 or 64 bytes each), inside them.
+        unsafe {
+            let load = |row: &[u64; 8]| _mm512_loadu_epi64(row.as_ptr().cast());
+            let mut state = [0, 1, 2, 3].map(|w| load(&block.starts[w]));
+            let spread_mask = _mm512_set1_epi64(mask as i64);
+            let six = _mm512_set1_epi64(6);
+            let mut passed = [0u8; LANE_CANDIDATES];
+            for (row, pass) in block.candidates.iter_mut().zip(&mut passed) {
+                let (a, b, c) = (draw(&mut state), draw(&mut state), draw(&mut state));
+                let candidates = _mm512_ternarylogic_epi64::<0x80>(a, b, c);
+                _mm512_storeu_epi64(row.as_mut_ptr().cast(), candidates);
+                *pass = if filter {
+                    let top = _mm512_srli_epi64::<56>(_mm512_mullo_epi64(spread_mask, candidates));
+                    _mm512_cmpge_epu64_mask(_mm512_popcnt_epi64(top), six)
+                } else {
+                    0xFF
+                };
+            }
+            // From one mask byte per row to one bit string per lane.
+            for (chunk, bytes) in passed.chunks_exact(64).enumerate() {
+                let bytes = _mm512_loadu_epi8(bytes.as_ptr().cast());
+                for (lane, bits) in block.passed.iter_mut().enumerate() {
+                    bits[chunk] = _mm512_test_epi8_mask(bytes, _mm512_set1_epi8(1 << lane));
+                }
+            }
+            // The next block: every lane one block on, summing the states at the jump's terms.
+            let mut state = [0, 1, 2, 3].map(|w| load(&block.starts[w]));
+            let mut sum = [_mm512_setzero_si512(); 4];
+            for &lanes in &jumps.next_block {
+                for (total, word) in sum.iter_mut().zip(state) {
+                    *total = _mm512_mask_xor_epi64(*total, lanes, *total, word);
+                }
+                step(&mut state);
+            }
+            for (row, total) in block.next.iter_mut().zip(sum) {
+                _mm512_storeu_epi64(row.as_mut_ptr().cast(), total);
+            }
         }
     }
 }
@@ -302,5 +496,44 @@ mod tests {
         }
         // The pairs must collide often enough for the comparison to mean something.
         assert!(hits > 1_000, "{hits}");
+    }
+
+    /// Three blocks in a row hold the stream's own sparse candidates in its order, mark those
+    /// that pass the filter, and give back the stream after any candidate and after the block.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn a_block_draws_the_stream_in_order() {
+        if !Avx512::available() {
+            eprintln!("no AVX-512 (F, DQ, BW, VPOPCNTDQ) here: blocks are not drawn");
+            return;
+        }
+        let words = |rng: &Xoshiro256PlusPlus| -> [u64; 4] {
+            let bytes = rng.state();
+            core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..][..8].try_into().unwrap()))
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mask = 0x0001_0101_0101_017E;
+        let mut block = Block::new(words(&rng));
+        for round in 0..3 {
+            let filter = round != 1;
+            // SAFETY: the features are here (checked above).
+            unsafe { Avx512::draw(&mut block, mask, filter) };
+            assert_eq!(block.stream(), words(&rng));
+            let mut expected = Vec::new();
+            for number in 0..BLOCK {
+                let candidate = rng.next_u64() & rng.next_u64() & rng.next_u64();
+                if !filter || spreads_over_the_top_byte(mask, candidate) {
+                    expected.push((number, candidate));
+                }
+                if number % 1_000 == 999 || number == BLOCK - 1 {
+                    assert_eq!(block.stream_after(number), words(&rng), "{number}");
+                }
+            }
+            let passed: Vec<_> = block.passed().collect();
+            assert_eq!(passed, expected, "round {round}");
+            assert!(filter == (passed.len() < BLOCK / 4), "{}", passed.len());
+            block.advance();
+        }
+        assert_eq!(block.stream(), words(&rng));
     }
 }

@@ -26,6 +26,7 @@ pub mod pack;
 pub mod scheme;
 pub mod search;
 pub mod state_file;
+mod stream_jump;
 pub mod subsets;
 pub mod tune;
 mod tuned_streams;

@@ -751,7 +751,8 @@ impl SquareSearch {
     /// no span limit), the hot path of every search: the same candidates in the same order and
     /// the same result, but drawn [`BATCH`] at a time, their cheap tests in vector lanes where
     /// the CPU has them, and no branch per candidate for the nine in ten that the top-byte
-    /// filter rejects.
+    /// filter rejects. With AVX-512, whole pause intervals are drawn in eight lanes at once
+    /// ([`Block`](crate::lanes::Block)).
     fn next_full_width_magic(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
@@ -759,21 +760,93 @@ impl SquareSearch {
             return unsafe { self.full_width_avx512(bits, pause) };
         }
         // SAFETY: the scalar path runs on every CPU.
-        unsafe { self.full_width::<Scalar>(bits, pause) }
+        unsafe { self.full_width::<Scalar>(bits, pause, false) }
     }
 
-    /// The full-width loop compiled with AVX-512, for [`crate::lanes::Avx512`].
+    /// The full-width loop compiled with AVX-512, for [`crate::lanes::Avx512`]: up to the next
+    /// pause point in batches, then in blocks. A stage's first pause interval is drawn in
+    /// batches too: a tuned stream finds most magics there, sooner than a block is drawn.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512dq,avx512vpopcntdq")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq")]
     fn full_width_avx512(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
-        // SAFETY: this function's features are those `Avx512` needs.
-        unsafe { self.full_width::<crate::lanes::Avx512>(bits, pause) }
+        let before = self.progress.attempts;
+        if before == 0 || !before.is_multiple_of(PAUSE_CHECK) {
+            // SAFETY: this function's features are those `Avx512` needs.
+            match unsafe { self.full_width::<crate::lanes::Avx512>(bits, pause, true) } {
+                Step::Paused if self.progress.attempts.is_multiple_of(PAUSE_CHECK) => {}
+                step => return step,
+            }
+        }
+        // SAFETY: as above.
+        unsafe { self.full_width_blocks(bits, pause, self.progress.attempts == before) }
+    }
+
+    /// The full-width loop from a pause point on, one [`Block`](crate::lanes::Block) (a pause
+    /// interval) at a time. `first`: this call has drawn nothing yet (it does not pause
+    /// before it has).
+    ///
+    /// # Safety
+    /// The CPU has the features of [`crate::lanes::Avx512`].
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn full_width_blocks(
+        &mut self,
+        bits: u8,
+        pause: &mut dyn FnMut() -> bool,
+        mut first: bool,
+    ) -> Step {
+        use crate::lanes::{Avx512, BLOCK, Block};
+        const _: () = assert!(BLOCK as u64 == PAUSE_CHECK);
+        let started = Instant::now();
+        let (mut attempts, mut tried) = (self.progress.attempts, self.progress.tried);
+        let mask = self.tester.mask();
+        let shift = 64 - u32::from(bits);
+        let mut block = Block::new(stream_words(&self.rng));
+        loop {
+            if !first && pause() {
+                self.rng = stream_from_words(block.stream());
+                self.progress.spent += started.elapsed();
+                self.progress.attempts = attempts;
+                self.progress.tried = tried;
+                return Step::Paused;
+            }
+            first = false;
+            // SAFETY: the caller guarantees Avx512's features.
+            unsafe { Avx512::draw(&mut block, mask, self.early_reject) };
+            for (number, magic) in block.passed() {
+                // SAFETY: as above.
+                if unsafe { Avx512::killed(&self.tester.killers, magic, shift) } {
+                    continue;
+                }
+                if let Some((lowest, highest)) = self.tester.test_table(magic, bits, usize::MAX) {
+                    self.rng = stream_from_words(block.stream_after(number));
+                    let drawn = number as u64 + 1;
+                    self.progress.attempts = attempts + drawn;
+                    self.progress.tried = tried + drawn;
+                    return Step::Found(Found {
+                        magic,
+                        lowest,
+                        highest,
+                    });
+                }
+            }
+            block.advance();
+            attempts += PAUSE_CHECK;
+            tried += PAUSE_CHECK;
+        }
     }
 
     /// # Safety
     /// The CPU has the features of `L`.
+    /// `to_pause_point`: return [`Step::Paused`] at the next pause point without asking
+    /// `pause`.
     #[inline(always)]
-    unsafe fn full_width<L: Lanes>(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
+    unsafe fn full_width<L: Lanes>(
+        &mut self,
+        bits: u8,
+        pause: &mut dyn FnMut() -> bool,
+        to_pause_point: bool,
+    ) -> Step {
         let started = Instant::now();
         let (mut attempts, mut tried) = (self.progress.attempts, self.progress.tried);
         let mask = self.tester.mask();
@@ -782,7 +855,7 @@ impl SquareSearch {
         let (mut kept, mut numbers) = ([0u64; BATCH], [0u64; BATCH]);
         let mut first = true;
         loop {
-            if !first && attempts.is_multiple_of(PAUSE_CHECK) && pause() {
+            if !first && attempts.is_multiple_of(PAUSE_CHECK) && (to_pause_point || pause()) {
                 self.progress.spent += started.elapsed();
                 self.progress.attempts = attempts;
                 self.progress.tried = tried;
@@ -879,6 +952,7 @@ mod tests {
             eprintln!("no AVX-512 here: only the scalar path ran");
             return;
         }
+        let mut most = 0;
         for scheme in [Scheme::Fancy, Scheme::Black] {
             let config = SearchConfig {
                 scheme,
@@ -899,15 +973,27 @@ mod tests {
                     vector.run(&config, &mut || true);
                 }
                 scalar.run(&config, &mut || false);
+                // And never pausing: block after block.
+                let mut straight = SquareSearch::resume(start, &config);
+                straight.run(&config, &mut || false);
                 let (vector, scalar) = (vector.progress(), scalar.progress());
+                let straight = straight.progress();
                 assert_eq!(
                     (vector.best, vector.tried, vector.stream),
                     (scalar.best, scalar.tried, scalar.stream),
                     "{scheme} {kind:?} {square}"
                 );
+                assert_eq!(
+                    (straight.best, straight.tried, straight.stream),
+                    (scalar.best, scalar.tried, scalar.stream),
+                    "{scheme} {kind:?} {square}"
+                );
                 assert!(vector.tried > 3, "{}", vector.tried);
+                most = most.max(vector.tried);
             }
         }
+        // Past the first pause interval, the vector path draws whole blocks: many of them here.
+        assert!(most > 100 * PAUSE_CHECK, "{most}");
     }
 
     #[test]
