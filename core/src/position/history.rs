@@ -24,16 +24,12 @@ pub(crate) struct PlyInfo {
     pub(crate) last_move: Move,
     /// Plies since the last null move (a repetition cannot span one).
     pub(crate) plies_from_null: u16,
-    /// 0: no repetition; `d`: the position occurred `d` plies ago; `-d`: it had already
-    /// repeated then (a third occurrence).
-    pub(crate) repetition: i16,
 }
 
 impl PlyInfo {
     pub(crate) const ROOT: PlyInfo = PlyInfo {
         last_move: Move::NONE,
         plies_from_null: 0,
-        repetition: 0,
     };
 }
 
@@ -149,7 +145,7 @@ impl History {
         self.later.pop().is_some()
     }
 
-    /// The ply `plies` (at least 1) before the current one.
+    /// The ply `plies` before the current one (0: the current one).
     #[inline(always)]
     pub(crate) fn back(&self, plies: usize) -> Option<&Ply> {
         let later = self.later.len();

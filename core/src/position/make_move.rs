@@ -18,15 +18,13 @@ impl<S: Slider> Position<S> {
     #[inline]
     pub fn do_move(&mut self, m: Move) -> bool {
         let current = self.history.current();
-        let mut child = Ply {
+        let child = Ply {
             board: current.board.play(m, &self.rules),
             info: PlyInfo {
                 last_move: m,
                 plies_from_null: current.info.plies_from_null.saturating_add(1),
-                repetition: 0,
             },
         };
-        child.info.repetition = self.repetition_of(&child);
         if !self.history.push(child) {
             return false;
         }
@@ -73,7 +71,6 @@ impl<S: Slider> Position<S> {
             info: PlyInfo {
                 last_move: Move::NULL,
                 plies_from_null: 0,
-                repetition: 0,
             },
         };
         if !self.history.push(child) {
@@ -83,29 +80,34 @@ impl<S: Slider> Position<S> {
         true
     }
 
-    /// Looks for the key of `child` (about to be played on top of the current ply) 4, 6, ...
-    /// plies back, as far as its fifty-move counter and the last null move allow: Stockfish's
-    /// repetition bookkeeping.
-    #[inline]
-    fn repetition_of(&self, child: &Ply) -> i16 {
-        let end = child.board.rule50().min(child.info.plies_from_null) as usize;
-        let mut back = 4;
-        while back <= end {
-            // `back` plies before the child is `back - 1` before the current ply.
-            let Some(earlier) = self.history.back(back - 1) else {
-                break;
-            };
-            if earlier.board.key() == child.board.key() {
-                let distance = back as i16;
-                return if earlier.info.repetition != 0 {
-                    -distance
-                } else {
-                    distance
-                };
-            }
-            back += 2;
+    /// Stockfish's repetition bookkeeping for the current ply, computed when asked rather than
+    /// on every move: 0 if its key did not occur before (see
+    /// [`occurred_before`](Self::occurred_before)), `d` if it did `d` plies before, `-d` if that
+    /// earlier position had itself occurred before (a third occurrence).
+    fn repetition(&self) -> i32 {
+        let Some(distance) = self.occurred_before(0) else {
+            return 0;
+        };
+        // At most the fifty-move counter, a u16.
+        let signed = i32::try_from(distance).unwrap_or(i32::MAX);
+        if self.occurred_before(distance).is_some() {
+            -signed
+        } else {
+            signed
         }
-        0
+    }
+
+    /// How many plies before the ply `plies` back (0: the current one) its key last occurred,
+    /// looking 4, 6, ... plies back, as far as its fifty-move counter and the last null move
+    /// allow.
+    fn occurred_before(&self, plies: usize) -> Option<usize> {
+        let ply = self.history.back(plies)?;
+        let end = usize::from(ply.board.rule50().min(ply.info.plies_from_null));
+        (4..=end)
+            .step_by(2)
+            .map_while(|back| self.history.back(plies + back))
+            .position(|earlier| earlier.board.key() == ply.board.key())
+            .map(|index| 4 + 2 * index)
     }
 
     /// The piece the last move captured (`Piece::None` if none, or at the position's start).
@@ -125,7 +127,7 @@ impl<S: Slider> Position<S> {
     /// Whether this position repeats one since the last irreversible move: a repetition within
     /// the last `ply` plies (the search's own line), or a third occurrence anywhere.
     pub fn is_repetition(&self, ply: i32) -> bool {
-        let repetition = i32::from(self.history.current().info.repetition);
+        let repetition = self.repetition();
         repetition != 0 && repetition < ply
     }
 
@@ -140,6 +142,6 @@ impl<S: Slider> Position<S> {
 
     /// Whether the position occurred earlier since the last irreversible move.
     pub fn has_repeated(&self) -> bool {
-        self.history.current().info.repetition != 0
+        self.occurred_before(0).is_some()
     }
 }

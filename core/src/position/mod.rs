@@ -4,7 +4,8 @@
 //!
 //! `do_move` keeps the board it leaves in the history and plays the move on a copy; `undo_move`
 //! takes the board back. What a search asks for now and then (checkers, pinned pieces, check
-//! squares) is computed when asked, from the board.
+//! squares, whether the position repeats) is computed when asked, from the board and the
+//! history.
 //!
 //! ```
 //! use bitforge::Position;
