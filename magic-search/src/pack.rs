@@ -4,8 +4,12 @@
 //! some never selected. Two slices may overlap wherever one of them leaves a slot unused or both
 //! want the same attack set there; in a post-masked set, wherever each lookup's mask recovers
 //! its own attacks from the union of what the slot holds. Finding the smallest arrangement is
-//! NP-complete, so this is a first-fit heuristic: place slices one by one, largest first, each
-//! at the lowest offset where it fits, and keep the best of several orders.
+//! NP-complete, so slices are placed first-fit (one by one, each at the lowest offset where it
+//! fits) and the search is over their order: largest first, then seeded perturbations of it
+//! kept when smaller, then, if asked, simulated annealing, which also takes a larger table now
+//! and then to leave a local minimum.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -14,22 +18,77 @@ use crate::geometry::SliderKind;
 use crate::magic_set::MagicSet;
 use crate::verify::{SlotDemand, VerifyError, occupancies_with_attacks, verify};
 
-/// A square's used slots: `(index, attacks)` sorted by index, without repeats.
+/// A square's slice: where its used slots are and what each must hold.
 struct Slice {
     kind: SliderKind,
     square: u8,
-    used: Vec<(usize, u64)>,
     post_mask: u64,
+    /// The index of its first used slot.
+    lowest: usize,
+    /// The used slots, counted from `lowest`, with the attacks each must hold, in order.
+    used: Vec<(usize, u64)>,
+    /// The attacks by slot from `lowest` to the last used slot, 0 where unused (no slider's
+    /// attack set is empty).
+    attacks: Vec<u64>,
+    /// A bit per slot from `lowest` on, set where used.
+    bits: Vec<u64>,
 }
 
 impl Slice {
-    fn lowest(&self) -> usize {
-        self.used.first().map_or(0, |&(index, _)| index)
+    fn span(&self) -> usize {
+        self.attacks.len()
     }
 
-    fn span(&self) -> usize {
-        self.used.last().map_or(0, |&(index, _)| index) - self.lowest() + 1
+    fn is_plain(&self) -> bool {
+        self.post_mask == u64::MAX
     }
+}
+
+/// How hard [`pack`] looks for a smaller arrangement. The default is quick (well under a
+/// second for a black set); record attempts raise `anneal_steps`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PackEffort {
+    /// Seeded random perturbations of the largest-first order, each kept only if its table is
+    /// smaller.
+    pub tries: u32,
+    /// Steps of simulated annealing after the tries, from the best order they found; each
+    /// step moves one slice a few places in the order and places them all again.
+    pub anneal_steps: u64,
+    /// The annealing's starting temperature, in table entries: a step that makes the table `d`
+    /// entries larger is taken with probability `exp(-d / T)`. `T` falls geometrically to
+    /// [`FINAL_TEMPERATURE`] over the steps.
+    pub start_temperature: f64,
+    /// Seed of the perturbations and of the annealing.
+    pub seed: u64,
+}
+
+/// The annealing's temperature at its last step: by then a step that costs an entry is taken
+/// about one time in seven.
+pub const FINAL_TEMPERATURE: f64 = 0.5;
+
+/// How far (in places of the order) an annealing step moves a slice at most: far enough to
+/// change which slices meet, near enough that large slices stay early, which first-fit needs.
+const MOVE_REACH: u64 = 16;
+
+impl Default for PackEffort {
+    fn default() -> Self {
+        PackEffort {
+            tries: 16,
+            anneal_steps: 0,
+            start_temperature: 64.0,
+            seed: 1,
+        }
+    }
+}
+
+/// Where a packing is: orders placed so far (tries and annealing steps), and the smallest
+/// table yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackProgress {
+    /// Orders placed after the largest-first one.
+    pub orders: u64,
+    /// Entries of the smallest table so far.
+    pub best_entries: usize,
 }
 
 /// What packing achieved.
@@ -41,13 +100,32 @@ pub struct Packed {
     pub entries: usize,
     /// Entries before packing.
     pub entries_before: usize,
+    /// Whether `stop` ended the search early (the set is the best one found until then).
+    pub stopped: bool,
 }
 
-/// Packs `set`, trying the largest-first order and then `extra_orders` seeded random
-/// perturbations of it, and keeps the smallest table. The input must verify. A post-masked set
+/// Packs `set` with the given effort and keeps the smallest table; `progress` hears of every
+/// order placed, and `stop` ends the search early, keeping the best arrangement so far. The
+/// input must verify, and so does the result (it is checked). A post-masked set
 /// ([`MagicSet::post_masked`]) packs into one combined table, its slices sharing slots wherever
 /// their masks allow.
-pub fn pack(set: &MagicSet, extra_orders: u32, seed: u64) -> Result<Packed, VerifyError> {
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use magic_search::{PackEffort, Scheme, SearchConfig, find_set, pack};
+///
+/// let config = SearchConfig { scheme: Scheme::Black, ..SearchConfig::default() };
+/// let (set, _) = find_set(&config, 1, &|_| {});
+/// let effort = PackEffort { tries: 0, anneal_steps: 4, ..PackEffort::default() };
+/// let packed = pack(&set, &effort, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+/// assert!(packed.entries < packed.entries_before);
+/// ```
+pub fn pack(
+    set: &MagicSet,
+    effort: &PackEffort,
+    progress: &mut dyn FnMut(PackProgress),
+    stop: &AtomicBool,
+) -> Result<Packed, VerifyError> {
     let entries_before = verify(set)?.entries();
     let slices = slices_of(set);
 
@@ -59,10 +137,22 @@ pub fn pack(set: &MagicSet, extra_orders: u32, seed: u64) -> Result<Packed, Veri
         )
     });
     let mut best = place(&slices, &order);
+    let mut orders = 0;
+    let mut stopped = false;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(effort.seed);
+    let mut report = |orders: u64, best: usize| {
+        progress(PackProgress {
+            orders,
+            best_entries: best,
+        })
+    };
 
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    for _ in 0..extra_orders {
-        // Swap a few neighbours: big slices stay early, which first-fit needs.
+    for _ in 0..effort.tries {
+        if stop.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
+        // Swap a few neighbours: big slices stay early.
         let mut perturbed = order.clone();
         for _ in 0..8 {
             let i = (rng.next_u64() % (perturbed.len() as u64 - 1)) as usize;
@@ -73,6 +163,32 @@ pub fn pack(set: &MagicSet, extra_orders: u32, seed: u64) -> Result<Packed, Veri
             best = candidate;
             order = perturbed;
         }
+        orders += 1;
+        report(orders, best.0);
+    }
+
+    let mut current = best.0;
+    let cooling = (FINAL_TEMPERATURE / effort.start_temperature.max(FINAL_TEMPERATURE))
+        .powf(1.0 / effort.anneal_steps.max(1) as f64);
+    let mut temperature = effort.start_temperature.max(FINAL_TEMPERATURE);
+    for _ in 0..effort.anneal_steps {
+        if stopped || stop.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
+        let moved = move_one(&order, &mut rng);
+        let candidate = place(&slices, &moved);
+        let rise = candidate.0 as f64 - current as f64;
+        if rise <= 0.0 || unit_interval(&mut rng) < (-rise / temperature).exp() {
+            order = moved;
+            current = candidate.0;
+            if candidate.0 < best.0 {
+                best = candidate;
+            }
+        }
+        temperature *= cooling;
+        orders += 1;
+        report(orders, best.0);
     }
 
     let (entries, offsets) = best;
@@ -87,7 +203,30 @@ pub fn pack(set: &MagicSet, extra_orders: u32, seed: u64) -> Result<Packed, Veri
         set: packed,
         entries: check.entries(),
         entries_before,
+        stopped,
     })
+}
+
+/// `order` with one slice moved up to [`MOVE_REACH`] places earlier or later.
+fn move_one(order: &[usize], rng: &mut Xoshiro256PlusPlus) -> Vec<usize> {
+    let last = order.len() - 1;
+    let draw = rng.next_u64();
+    let from = (draw % order.len() as u64) as usize;
+    let reach = (1 + (draw >> 32) % MOVE_REACH) as usize;
+    let to = if draw >> 63 == 0 {
+        from.saturating_sub(reach)
+    } else {
+        (from + reach).min(last)
+    };
+    let mut moved = order.to_vec();
+    let slice = moved.remove(from);
+    moved.insert(to, slice);
+    moved
+}
+
+/// A uniform draw from [0, 1).
+fn unit_interval(rng: &mut Xoshiro256PlusPlus) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 fn slices_of(set: &MagicSet) -> Vec<Slice> {
@@ -102,11 +241,23 @@ fn slices_of(set: &MagicSet) -> Vec<Slice> {
                 .collect();
             used.sort_unstable();
             used.dedup();
+            let lowest = used.first().map_or(0, |&(index, _)| index);
+            let span = used.last().map_or(0, |&(index, _)| index + 1 - lowest);
+            let mut attacks = vec![0; span];
+            let mut bits = vec![0u64; span.div_ceil(64)];
+            for (index, held) in &mut used {
+                *index -= lowest;
+                attacks[*index] = *held;
+                bits[*index / 64] |= 1 << (*index % 64);
+            }
             slices.push(Slice {
                 kind,
                 square,
-                used,
                 post_mask: set.post_mask(kind, square),
+                lowest,
+                used,
+                attacks,
+                bits,
             });
         }
     }
@@ -116,41 +267,116 @@ fn slices_of(set: &MagicSet) -> Vec<Slice> {
 /// First-fit placement in the given order: the table length and each slice's offset (in the
 /// slices' own order).
 fn place(slices: &[Slice], order: &[usize]) -> (usize, Vec<i64>) {
-    let mut table: Vec<SlotDemand> = Vec::new();
+    let mut table = Table::default();
     let mut offsets = vec![0i64; slices.len()];
     for &i in order {
         let slice = &slices[i];
-        let lowest = slice.lowest() as i64;
-        // The slice's first used slot goes at `start`; its offset is `start - lowest`.
-        let mut start = 0i64;
+        // The slice's first used slot goes at `start`.
+        let mut start = 0usize;
         loop {
-            let offset = start - lowest;
-            let fits = slice.used.iter().all(|&(index, attacks)| {
-                table
-                    .get((offset + index as i64) as usize)
-                    .is_none_or(|demand| demand.admits(attacks, slice.post_mask))
-            });
+            if slice.is_plain() {
+                // A plain slice's first slot needs an empty one (different squares' attack
+                // sets do not meet in one slot): jump over filled runs.
+                start = table.next_empty(start);
+            }
+            let fits = table.fits(slice, start);
             if fits {
-                for &(index, attacks) in &slice.used {
-                    let slot = (offset + index as i64) as usize;
-                    if slot >= table.len() {
-                        table.resize(slot + 1, SlotDemand::default());
-                    }
-                    table[slot] = table[slot].with(attacks, slice.post_mask);
-                }
-                offsets[i] = offset;
                 break;
             }
             start += 1;
         }
+        for &(index, attacks) in &slice.used {
+            table.add(start + index, attacks, slice.post_mask);
+        }
+        offsets[i] = start as i64 - slice.lowest as i64;
     }
-    (table.len(), offsets)
+    (table.demands.len(), offsets)
+}
+
+/// The shared table while slices are placed: what each slot must hold, and a bit per slot
+/// that is no longer empty, so that a slice is checked a word of slots at a time.
+#[derive(Default)]
+struct Table {
+    demands: Vec<SlotDemand>,
+    filled: Vec<u64>,
+}
+
+impl Table {
+    fn add(&mut self, slot: usize, attacks: u64, post_mask: u64) {
+        if slot >= self.demands.len() {
+            self.demands.resize(slot + 1, SlotDemand::default());
+            self.filled.resize(slot / 64 + 1, 0);
+        }
+        self.demands[slot] = self.demands[slot].with(attacks, post_mask);
+        self.filled[slot / 64] |= 1 << (slot % 64);
+    }
+
+    /// Whether `slice` fits with its first used slot at `start`: only where its used slots
+    /// meet filled ones is the demand checked.
+    fn fits(&self, slice: &Slice, start: usize) -> bool {
+        // The plain case gets its own copy, with the mask a constant.
+        if slice.is_plain() {
+            self.fits_through(slice, start, u64::MAX)
+        } else {
+            self.fits_through(slice, start, slice.post_mask)
+        }
+    }
+
+    #[inline(always)]
+    fn fits_through(&self, slice: &Slice, start: usize, post_mask: u64) -> bool {
+        let (first_word, shift) = (start / 64, start % 64);
+        let mut carried = 0;
+        for (k, &bits) in slice.bits.iter().chain([&0]).enumerate() {
+            let here = (bits << shift) | carried;
+            carried = if shift == 0 { 0 } else { bits >> (64 - shift) };
+            let Some(&filled) = self.filled.get(first_word + k) else {
+                return true;
+            };
+            let mut met = here & filled;
+            while met != 0 {
+                let slot = (first_word + k) * 64 + met.trailing_zeros() as usize;
+                if !self.demands[slot].admits(slice.attacks[slot - start], post_mask) {
+                    return false;
+                }
+                met &= met - 1;
+            }
+        }
+        true
+    }
+
+    /// The first slot from `from` on that no slice uses (past the end, if none is).
+    fn next_empty(&self, from: usize) -> usize {
+        let mut word = from / 64;
+        let mut empty = self.filled.get(word).map_or(u64::MAX, |&w| !w) & (u64::MAX << (from % 64));
+        while empty == 0 {
+            word += 1;
+            empty = self.filled.get(word).map_or(u64::MAX, |&w| !w);
+        }
+        word * 64 + empty.trailing_zeros() as usize
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Scheme, SearchConfig, find_set};
+
+    fn pack_quietly(set: &MagicSet, tries: u32, anneal_steps: u64) -> Result<Packed, VerifyError> {
+        let effort = PackEffort {
+            tries,
+            anneal_steps,
+            ..PackEffort::default()
+        };
+        pack(set, &effort, &mut |_| {}, &AtomicBool::new(false))
+    }
+
+    fn black_set() -> MagicSet {
+        let config = SearchConfig {
+            scheme: Scheme::Black,
+            ..SearchConfig::default()
+        };
+        find_set(&config, 2, &|_| {}).0
+    }
 
     #[test]
     fn packing_a_fixed_set_shrinks_it_and_still_verifies() {
@@ -159,7 +385,7 @@ mod tests {
             ..SearchConfig::default()
         };
         let (set, _) = find_set(&config, 2, &|_| {});
-        let packed = pack(&set, 2, 1).unwrap();
+        let packed = pack_quietly(&set, 2, 0).unwrap();
         // Unpacked, every slice is 4096 or 512 slots long (the last may stop short of its end).
         assert!(packed.entries_before > 64 * 4096 + 63 * 512);
         // Random fixed-shift magics scatter their indices, which limits overlap; a fifth saved
@@ -174,19 +400,15 @@ mod tests {
 
     #[test]
     fn a_post_masked_set_packs_both_pieces_into_one_table() {
-        let config = SearchConfig {
-            scheme: Scheme::Black,
-            ..SearchConfig::default()
-        };
-        let (set, _) = find_set(&config, 2, &|_| {});
-        let plain = pack(&set, 0, 1).unwrap();
-        let combined = pack(
+        let set = black_set();
+        let plain = pack_quietly(&set, 0, 0).unwrap();
+        let combined = pack_quietly(
             &MagicSet {
                 post_masked: true,
                 ..set
             },
             0,
-            1,
+            0,
         )
         .unwrap();
         assert!(combined.set.post_masked);
@@ -216,6 +438,64 @@ mod tests {
     #[test]
     fn packing_a_bad_set_reports_the_collision() {
         let set = MagicSet::with_dense_offsets(Scheme::Fixed, [(1, 12); 64], [(1, 9); 64]);
-        assert!(pack(&set, 0, 0).is_err());
+        assert!(pack_quietly(&set, 0, 0).is_err());
+        assert!(pack_quietly(&set, 0, 8).is_err());
+    }
+
+    #[test]
+    fn annealing_keeps_the_best_order_it_meets_and_repeats_with_its_seed() {
+        let set = black_set();
+        let tried = pack_quietly(&set, 4, 0).unwrap();
+        let mut heard = Vec::new();
+        let effort = PackEffort {
+            tries: 4,
+            anneal_steps: 24,
+            ..PackEffort::default()
+        };
+        let never = AtomicBool::new(false);
+        let annealed = pack(&set, &effort, &mut |p| heard.push(p), &never).unwrap();
+        // It starts from the tries' best order, so it is never worse than they are.
+        assert!(annealed.entries <= tried.entries);
+        assert!(!annealed.stopped);
+        assert_eq!(verify(&annealed.set).unwrap().entries(), annealed.entries);
+        // Every order placed is reported, the best never grows, and the last is the result.
+        assert_eq!(heard.len(), 28);
+        assert!(
+            heard
+                .windows(2)
+                .all(|w| w[1].best_entries <= w[0].best_entries)
+        );
+        assert_eq!(heard.last().unwrap().best_entries, annealed.entries);
+        assert_eq!(heard.last().unwrap().orders, 28);
+        let again = pack(&set, &effort, &mut |_| {}, &never).unwrap();
+        assert_eq!(again, annealed);
+    }
+
+    #[test]
+    fn a_stopped_packing_returns_the_best_arrangement_so_far() {
+        let set = black_set();
+        let effort = PackEffort {
+            tries: 100,
+            anneal_steps: 100,
+            ..PackEffort::default()
+        };
+        let stop = AtomicBool::new(false);
+        let mut orders = 0;
+        let packed = pack(
+            &set,
+            &effort,
+            &mut |p| {
+                orders = p.orders;
+                if p.orders == 3 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+            &stop,
+        )
+        .unwrap();
+        assert!(packed.stopped);
+        assert_eq!(orders, 3);
+        assert!(packed.entries < packed.entries_before);
+        assert_eq!(verify(&packed.set).unwrap().entries(), packed.entries);
     }
 }

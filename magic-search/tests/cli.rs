@@ -141,6 +141,10 @@ fn bad_arguments_are_named() {
             vec!["export", "x.magics", "--format", "pascal"],
             "unknown format 'pascal'",
         ),
+        (
+            vec!["pack", "x.magics", "--temperature", "0"],
+            "'0' is not a positive number of table entries",
+        ),
         (vec!["verify"], "<FILE>"),
         (vec!["frobnicate"], "unrecognized subcommand"),
     ] {
@@ -260,6 +264,8 @@ fn pack_shrinks_a_fixed_set_that_still_verifies() {
         path_str(&fixed),
         "--tries",
         "2",
+        "--anneal",
+        "3",
         "--out",
         path_str(&packed),
     ]);
@@ -821,6 +827,37 @@ fn ctrl_c_saves_a_search_and_exits_130_and_a_hunt_too() {
     assert!(stderr(&output).contains("the same command resumes it"));
     let saved = hunt_state(&hunt_file);
     assert!(!saved.complete() && saved.covered() > 0);
+}
+
+#[test]
+fn ctrl_c_ends_an_annealing_pack_with_the_best_set_so_far_written() {
+    let dir = scratch("interrupt_pack");
+    let packed = dir.join("packed.magics");
+    let input = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../core/magics/black-packed.magics"
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_magic-search"))
+        .args(["pack", input, "--tries", "0", "--anneal", "100000000"])
+        .args(["--out", path_str(&packed)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Reading and verifying the set takes milliseconds; the handler is in place by then.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("the best arrangement found until then was written"));
+    let text = std::fs::read_to_string(&packed).unwrap();
+    assert!(text.contains("(stopped by Ctrl-C"), "{text}");
+    let verified = magic_search(&["verify", path_str(&packed)]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
 }
 
 #[test]

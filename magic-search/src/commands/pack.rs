@@ -3,25 +3,42 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use magic_search::pack;
+use indicatif::{ProgressBar, ProgressStyle};
+use magic_search::{PackEffort, pack};
 
 use crate::Failure;
+use crate::commands::resumable::interrupted;
 use crate::files::{Output, command_line, kib, read_set};
 
 /// Overlap the squares' slices of a set (fixed or black, or any verified set) into one smaller
 /// table and write the set with the new offsets.
 ///
-/// First-fit, largest slice first, then --tries perturbed orders (a heuristic: the packing
-/// problem is NP-complete). With --post-mask the result is a combined table: lookups AND what
-/// they read with the square's empty-board attacks, so rook and bishop slices share slots.
+/// Slices are placed first-fit (each at the lowest offset where it fits), largest first; then
+/// --tries perturbed orders are placed and the smaller kept, then --anneal steps of simulated
+/// annealing move one slice at a time in the order, now and then keeping a larger table to
+/// leave a local minimum. The packing problem is NP-complete: more steps, smaller tables,
+/// never a proof of the smallest. With --post-mask the result is a combined table: lookups AND
+/// what they read with the square's empty-board attacks, so rook and bishop slices share slots.
+/// Ctrl-C stops the search and writes the best set found so far (exit 130).
 #[derive(Debug, Args)]
 pub(crate) struct PackArgs {
     /// The `.magics` file to pack.
     file: PathBuf,
 
     /// Perturbed placement orders to try after the largest-first one.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = PackEffort::default().tries)]
     tries: u32,
+
+    /// Steps of simulated annealing after the tries (each places every slice again: a black
+    /// set takes a few milliseconds a step).
+    #[arg(long, default_value_t = PackEffort::default().anneal_steps)]
+    anneal: u64,
+
+    /// The annealing's starting temperature in table entries: a step that makes the table d
+    /// entries larger is taken with probability exp(-d/T); T falls geometrically to 0.5.
+    #[arg(long, default_value_t = PackEffort::default().start_temperature,
+          value_parser = parse_temperature)]
+    temperature: f64,
 
     /// Make the set post-masked (`post-mask yes`): each lookup ANDs the table entry with the
     /// square's empty-board attacks, one instruction more, and slices whose rays differ may
@@ -29,8 +46,8 @@ pub(crate) struct PackArgs {
     #[arg(long)]
     post_mask: bool,
 
-    /// Seed of the perturbations.
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the perturbations and the annealing.
+    #[arg(long, default_value_t = PackEffort::default().seed)]
     seed: u64,
 
     /// Write the packed set here instead of standard output.
@@ -42,6 +59,15 @@ pub(crate) struct PackArgs {
     force: bool,
 }
 
+fn parse_temperature(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+        _ => Err(format!(
+            "'{text}' is not a positive number of table entries"
+        )),
+    }
+}
+
 pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
     let output = Output {
         path: args.out.clone(),
@@ -50,13 +76,40 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
     output.check_writable()?;
     let mut set = read_set(&args.file)?;
     set.post_masked |= args.post_mask;
-    let packed = pack(&set, args.tries, args.seed)
-        .map_err(|error| Failure::invalid(format!("{}: {error}", args.file.display())))?;
+    let effort = PackEffort {
+        tries: args.tries,
+        anneal_steps: args.anneal,
+        start_temperature: args.temperature,
+        seed: args.seed,
+    };
+    let progress = ProgressBar::new(u64::from(args.tries) + args.anneal).with_style(
+        ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} orders, {msg} (eta {eta})",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    let packed = pack(
+        &set,
+        &effort,
+        &mut |now| {
+            progress.set_position(now.orders);
+            progress.set_message(format!("smallest {} entries", now.best_entries));
+        },
+        interrupted(),
+    )
+    .map_err(|error| Failure::invalid(format!("{}: {error}", args.file.display())))?;
+    progress.finish_and_clear();
+    let stopped = if packed.stopped {
+        " (stopped by Ctrl-C: the best arrangement found until then)"
+    } else {
+        ""
+    };
     let comments = [
         "bitforge magic set, packed by magic-search".to_owned(),
         format!("command: {}", command_line()),
         format!(
-            "table entries: {} (before packing: {})",
+            "table entries: {} (before packing: {}){stopped}",
             packed.entries, packed.entries_before
         ),
     ];
@@ -74,5 +127,10 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
         packed.entries_before,
         kib(packed.entries_before)
     );
+    if packed.stopped {
+        return Err(Failure::interrupted(
+            "stopped: the best arrangement found until then was written",
+        ));
+    }
     Ok(())
 }
