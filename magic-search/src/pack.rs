@@ -9,7 +9,9 @@
 //! kept when smaller, then, if asked, simulated annealing, which also takes a larger table now
 //! and then to leave a local minimum.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::panic::resume_unwind;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::thread;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -58,8 +60,11 @@ pub struct PackEffort {
     /// entries larger is taken with probability `exp(-d / T)`. `T` falls geometrically to
     /// [`FINAL_TEMPERATURE`] over the steps.
     pub start_temperature: f64,
-    /// Seed of the perturbations and of the annealing.
+    /// Seed of the perturbations and of the annealing (of the first chain).
     pub seed: u64,
+    /// Independent searches (tries, then annealing), each on its own thread, chain `i` seeded
+    /// with `seed + i`; the smallest table wins. One chain gives what `seed` alone gives.
+    pub chains: u32,
 }
 
 /// The annealing's temperature at its last step: by then a step that costs an entry is taken
@@ -77,6 +82,7 @@ impl Default for PackEffort {
             anneal_steps: 0,
             start_temperature: 64.0,
             seed: 1,
+            chains: 1,
         }
     }
 }
@@ -105,7 +111,8 @@ pub struct Packed {
 }
 
 /// Packs `set` with the given effort and keeps the smallest table; `progress` hears of every
-/// order placed, and `stop` ends the search early, keeping the best arrangement so far. The
+/// order placed (from every chain's thread), and `stop` ends the search early, keeping the
+/// best arrangement so far. The same effort gives the same set on any machine. The
 /// input must verify, and so does the result (it is checked). A post-masked set
 /// ([`MagicSet::post_masked`]) packs into one combined table, its slices sharing slots wherever
 /// their masks allow.
@@ -117,81 +124,59 @@ pub struct Packed {
 /// let config = SearchConfig { scheme: Scheme::Black, ..SearchConfig::default() };
 /// let (set, _) = find_set(&config, 1, &|_| {});
 /// let effort = PackEffort { tries: 0, anneal_steps: 4, ..PackEffort::default() };
-/// let packed = pack(&set, &effort, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+/// let packed = pack(&set, &effort, &|_| {}, &AtomicBool::new(false)).unwrap();
 /// assert!(packed.entries < packed.entries_before);
 /// ```
 pub fn pack(
     set: &MagicSet,
     effort: &PackEffort,
-    progress: &mut dyn FnMut(PackProgress),
+    progress: &(dyn Fn(PackProgress) + Sync),
     stop: &AtomicBool,
 ) -> Result<Packed, VerifyError> {
     let entries_before = verify(set)?.entries();
     let slices = slices_of(set);
 
-    let mut order: Vec<usize> = (0..slices.len()).collect();
-    order.sort_by_key(|&i| {
+    let mut largest_first: Vec<usize> = (0..slices.len()).collect();
+    largest_first.sort_by_key(|&i| {
         (
             core::cmp::Reverse(slices[i].used.len()),
             core::cmp::Reverse(slices[i].span()),
         )
     });
-    let mut best = place(&slices, &order);
-    let mut orders = 0;
-    let mut stopped = false;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(effort.seed);
-    let mut report = |orders: u64, best: usize| {
-        progress(PackProgress {
-            orders,
-            best_entries: best,
-        })
+    let first = place(&slices, &largest_first);
+    let shared = Shared {
+        orders: AtomicU64::new(0),
+        best_entries: AtomicUsize::new(first.0),
+        progress,
+        stop,
     };
+    let chain = |index: u32| {
+        Chain {
+            slices: &slices,
+            order: largest_first.clone(),
+            best: first.clone(),
+            rng: Xoshiro256PlusPlus::seed_from_u64(effort.seed.wrapping_add(u64::from(index))),
+        }
+        .run(effort, &shared)
+    };
+    let ends: Vec<ChainEnd> = thread::scope(|scope| {
+        let others: Vec<_> = (1..effort.chains.max(1))
+            .map(|index| scope.spawn(move || chain(index)))
+            .collect();
+        let mut ends = vec![chain(0)];
+        for other in others {
+            ends.push(other.join().unwrap_or_else(|panic| resume_unwind(panic)));
+        }
+        ends
+    });
+    let stopped = ends.iter().any(|end| end.stopped);
+    // The smallest table; on a tie, the first chain's (so one chain gives what it always gave).
+    let best = ends
+        .into_iter()
+        .min_by_key(|end| end.best.0)
+        .expect("there is at least one chain");
+    let (entries, offsets) = best.best;
 
-    for _ in 0..effort.tries {
-        if stop.load(Ordering::Relaxed) {
-            stopped = true;
-            break;
-        }
-        // Swap a few neighbours: big slices stay early.
-        let mut perturbed = order.clone();
-        for _ in 0..8 {
-            let i = (rng.next_u64() % (perturbed.len() as u64 - 1)) as usize;
-            perturbed.swap(i, i + 1);
-        }
-        let candidate = place(&slices, &perturbed);
-        if candidate.0 < best.0 {
-            best = candidate;
-            order = perturbed;
-        }
-        orders += 1;
-        report(orders, best.0);
-    }
-
-    let mut current = best.0;
-    let cooling = (FINAL_TEMPERATURE / effort.start_temperature.max(FINAL_TEMPERATURE))
-        .powf(1.0 / effort.anneal_steps.max(1) as f64);
-    let mut temperature = effort.start_temperature.max(FINAL_TEMPERATURE);
-    for _ in 0..effort.anneal_steps {
-        if stopped || stop.load(Ordering::Relaxed) {
-            stopped = true;
-            break;
-        }
-        let moved = move_one(&order, &mut rng);
-        let candidate = place(&slices, &moved);
-        let rise = candidate.0 as f64 - current as f64;
-        if rise <= 0.0 || unit_interval(&mut rng) < (-rise / temperature).exp() {
-            order = moved;
-            current = candidate.0;
-            if candidate.0 < best.0 {
-                best = candidate;
-            }
-        }
-        temperature *= cooling;
-        orders += 1;
-        report(orders, best.0);
-    }
-
-    let (entries, offsets) = best;
     let mut packed = set.clone();
     for (slice, offset) in slices.iter().zip(offsets) {
         packed.entries_mut(slice.kind)[slice.square as usize].offset = offset;
@@ -205,6 +190,99 @@ pub fn pack(
         entries_before,
         stopped,
     })
+}
+
+/// What the chains share: the progress of all of them, and the stop flag.
+struct Shared<'a> {
+    orders: AtomicU64,
+    best_entries: AtomicUsize,
+    progress: &'a (dyn Fn(PackProgress) + Sync),
+    stop: &'a AtomicBool,
+}
+
+impl Shared<'_> {
+    fn placed(&self, entries: usize) {
+        let orders = self.orders.fetch_add(1, Ordering::Relaxed) + 1;
+        let best = self
+            .best_entries
+            .fetch_min(entries, Ordering::Relaxed)
+            .min(entries);
+        (self.progress)(PackProgress {
+            orders,
+            best_entries: best,
+        });
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One search over placement orders, from the largest-first one, with its own random stream.
+struct Chain<'a> {
+    slices: &'a [Slice],
+    order: Vec<usize>,
+    /// The smallest table met: its length and the slices' offsets.
+    best: (usize, Vec<i64>),
+    rng: Xoshiro256PlusPlus,
+}
+
+/// How a chain ended.
+struct ChainEnd {
+    best: (usize, Vec<i64>),
+    stopped: bool,
+}
+
+impl Chain<'_> {
+    fn run(mut self, effort: &PackEffort, shared: &Shared<'_>) -> ChainEnd {
+        for _ in 0..effort.tries {
+            if shared.stopped() {
+                return self.end(true);
+            }
+            // Swap a few neighbours: big slices stay early.
+            let mut perturbed = self.order.clone();
+            for _ in 0..8 {
+                let i = (self.rng.next_u64() % (perturbed.len() as u64 - 1)) as usize;
+                perturbed.swap(i, i + 1);
+            }
+            let candidate = place(self.slices, &perturbed);
+            if candidate.0 < self.best.0 {
+                self.best = candidate;
+                self.order = perturbed;
+            }
+            shared.placed(self.best.0);
+        }
+
+        let mut current = self.best.0;
+        let mut temperature = effort.start_temperature.max(FINAL_TEMPERATURE);
+        let cooling =
+            (FINAL_TEMPERATURE / temperature).powf(1.0 / effort.anneal_steps.max(1) as f64);
+        for _ in 0..effort.anneal_steps {
+            if shared.stopped() {
+                return self.end(true);
+            }
+            let moved = move_one(&self.order, &mut self.rng);
+            let candidate = place(self.slices, &moved);
+            let rise = candidate.0 as f64 - current as f64;
+            if rise <= 0.0 || unit_interval(&mut self.rng) < (-rise / temperature).exp() {
+                self.order = moved;
+                current = candidate.0;
+                if candidate.0 < self.best.0 {
+                    self.best = candidate;
+                }
+            }
+            temperature *= cooling;
+            shared.placed(self.best.0);
+        }
+        self.end(false)
+    }
+
+    fn end(self, stopped: bool) -> ChainEnd {
+        ChainEnd {
+            best: self.best,
+            stopped,
+        }
+    }
 }
 
 /// `order` with one slice moved up to [`MOVE_REACH`] places earlier or later.
@@ -358,6 +436,8 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
     use crate::{Scheme, SearchConfig, find_set};
 
@@ -367,7 +447,7 @@ mod tests {
             anneal_steps,
             ..PackEffort::default()
         };
-        pack(set, &effort, &mut |_| {}, &AtomicBool::new(false))
+        pack(set, &effort, &|_| {}, &AtomicBool::new(false))
     }
 
     fn black_set() -> MagicSet {
@@ -446,14 +526,15 @@ mod tests {
     fn annealing_keeps_the_best_order_it_meets_and_repeats_with_its_seed() {
         let set = black_set();
         let tried = pack_quietly(&set, 4, 0).unwrap();
-        let mut heard = Vec::new();
+        let heard = Mutex::new(Vec::new());
         let effort = PackEffort {
             tries: 4,
             anneal_steps: 24,
             ..PackEffort::default()
         };
         let never = AtomicBool::new(false);
-        let annealed = pack(&set, &effort, &mut |p| heard.push(p), &never).unwrap();
+        let annealed = pack(&set, &effort, &|p| heard.lock().unwrap().push(p), &never).unwrap();
+        let heard = heard.into_inner().unwrap();
         // It starts from the tries' best order, so it is never worse than they are.
         assert!(annealed.entries <= tried.entries);
         assert!(!annealed.stopped);
@@ -467,8 +548,45 @@ mod tests {
         );
         assert_eq!(heard.last().unwrap().best_entries, annealed.entries);
         assert_eq!(heard.last().unwrap().orders, 28);
-        let again = pack(&set, &effort, &mut |_| {}, &never).unwrap();
+        let again = pack(&set, &effort, &|_| {}, &never).unwrap();
         assert_eq!(again, annealed);
+    }
+
+    #[test]
+    fn chains_give_the_smallest_of_their_seeds_and_the_first_on_a_tie() {
+        let set = black_set();
+        let never = AtomicBool::new(false);
+        let single = |seed| {
+            let effort = PackEffort {
+                tries: 2,
+                anneal_steps: 6,
+                seed,
+                ..PackEffort::default()
+            };
+            pack(&set, &effort, &|_| {}, &never).unwrap()
+        };
+        let alone: Vec<Packed> = (5..8).map(single).collect();
+        let orders = AtomicU64::new(0);
+        let effort = PackEffort {
+            tries: 2,
+            anneal_steps: 6,
+            seed: 5,
+            chains: 3,
+            ..PackEffort::default()
+        };
+        let chained = pack(
+            &set,
+            &effort,
+            &|p| {
+                orders.fetch_max(p.orders, Ordering::Relaxed);
+            },
+            &never,
+        )
+        .unwrap();
+        let smallest = alone.iter().map(|p| p.entries).min().unwrap();
+        let first_smallest = alone.iter().find(|p| p.entries == smallest).unwrap();
+        assert_eq!(&chained, first_smallest);
+        assert_eq!(orders.into_inner(), 3 * 8);
     }
 
     #[test]
@@ -480,12 +598,12 @@ mod tests {
             ..PackEffort::default()
         };
         let stop = AtomicBool::new(false);
-        let mut orders = 0;
+        let orders = AtomicU64::new(0);
         let packed = pack(
             &set,
             &effort,
-            &mut |p| {
-                orders = p.orders;
+            &|p| {
+                orders.store(p.orders, Ordering::Relaxed);
                 if p.orders == 3 {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -494,7 +612,7 @@ mod tests {
         )
         .unwrap();
         assert!(packed.stopped);
-        assert_eq!(orders, 3);
+        assert_eq!(orders.into_inner(), 3);
         assert!(packed.entries < packed.entries_before);
         assert_eq!(verify(&packed.set).unwrap().entries(), packed.entries);
     }

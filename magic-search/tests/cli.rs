@@ -145,6 +145,10 @@ fn bad_arguments_are_named() {
             vec!["pack", "x.magics", "--temperature", "0"],
             "'0' is not a positive number of table entries",
         ),
+        (
+            vec!["pack", "x.magics", "--chains", "0"],
+            "0 is not in 1..=1024",
+        ),
         (vec!["verify"], "<FILE>"),
         (vec!["frobnicate"], "unrecognized subcommand"),
     ] {
@@ -266,6 +270,8 @@ fn pack_shrinks_a_fixed_set_that_still_verifies() {
         "2",
         "--anneal",
         "3",
+        "--chains",
+        "2",
         "--out",
         path_str(&packed),
     ]);
@@ -838,7 +844,16 @@ fn ctrl_c_ends_an_annealing_pack_with_the_best_set_so_far_written() {
         "/../core/magics/black-packed.magics"
     );
     let child = Command::new(env!("CARGO_BIN_EXE_magic-search"))
-        .args(["pack", input, "--tries", "0", "--anneal", "100000000"])
+        .args([
+            "pack",
+            input,
+            "--tries",
+            "0",
+            "--anneal",
+            "100000000",
+            "--chains",
+            "2",
+        ])
         .args(["--out", path_str(&packed)])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

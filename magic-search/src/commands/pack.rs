@@ -46,9 +46,16 @@ pub(crate) struct PackArgs {
     #[arg(long)]
     post_mask: bool,
 
-    /// Seed of the perturbations and the annealing.
+    /// Seed of the perturbations and the annealing (of the first chain).
     #[arg(long, default_value_t = PackEffort::default().seed)]
     seed: u64,
+
+    /// Independent searches (the tries, then the annealing), each on its own thread, seeded
+    /// --seed, --seed + 1, ...; the smallest table is kept. The result depends on the number
+    /// of chains, not on the machine: one chain gives what --seed alone gives.
+    #[arg(long, default_value_t = PackEffort::default().chains,
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    chains: u32,
 
     /// Write the packed set here instead of standard output.
     #[arg(long, short)]
@@ -81,18 +88,21 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
         anneal_steps: args.anneal,
         start_temperature: args.temperature,
         seed: args.seed,
+        chains: args.chains,
     };
-    let progress = ProgressBar::new(u64::from(args.tries) + args.anneal).with_style(
-        ProgressStyle::with_template(
-            "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} orders, {msg} (eta {eta})",
-        )
-        .expect("the template is valid")
-        .progress_chars("=> "),
-    );
+    let orders_per_chain = u64::from(args.tries) + args.anneal;
+    let progress = ProgressBar::new(orders_per_chain.saturating_mul(u64::from(args.chains)))
+        .with_style(
+            ProgressStyle::with_template(
+                "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} orders, {msg} (eta {eta})",
+            )
+            .expect("the template is valid")
+            .progress_chars("=> "),
+        );
     let packed = pack(
         &set,
         &effort,
-        &mut |now| {
+        &|now| {
             progress.set_position(now.orders);
             progress.set_message(format!("smallest {} entries", now.best_entries));
         },
