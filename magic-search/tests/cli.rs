@@ -760,12 +760,17 @@ fn stop_find_part_way(args: &[String], file: &Path, signal: &str) -> std::proces
         assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
+    stop(child, signal).status
+}
+
+/// Sends `signal` (`INT`, `KILL`) to `child` and waits for it to end.
+fn stop(child: std::process::Child, signal: &str) -> std::process::Output {
     let kill = Command::new("kill")
         .args([format!("-{signal}"), child.id().to_string()])
         .status()
         .unwrap();
     assert!(kill.success());
-    child.wait_with_output().unwrap().status
+    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -823,12 +828,7 @@ fn ctrl_c_saves_a_search_and_exits_130_and_a_hunt_too() {
         assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let output = child.wait_with_output().unwrap();
+    let output = stop(child, "INT");
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     assert!(stderr(&output).contains("the same command resumes it"));
     let saved = hunt_state(&hunt_file);
@@ -861,12 +861,7 @@ fn ctrl_c_ends_an_annealing_pack_with_the_best_set_so_far_written() {
         .unwrap();
     // Reading and verifying the set takes milliseconds; the handler is in place by then.
     std::thread::sleep(std::time::Duration::from_secs(2));
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let output = child.wait_with_output().unwrap();
+    let output = stop(child, "INT");
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     assert!(stderr(&output).contains("the best arrangement found until then was written"));
     let text = std::fs::read_to_string(&packed).unwrap();
