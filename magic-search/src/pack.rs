@@ -63,9 +63,13 @@ pub struct PackEffort {
     /// Seed of the perturbations and of the annealing (of the first chain).
     pub seed: u64,
     /// Independent searches (tries, then annealing), each on its own thread, chain `i` seeded
-    /// with `seed + i`; the smallest table wins. One chain gives what `seed` alone gives.
+    /// with `seed + i`; the smallest table wins. One chain gives what `seed` alone gives. 0
+    /// counts as 1, and more than [`MAX_CHAINS`] as that many.
     pub chains: u32,
 }
+
+/// The most chains [`pack`] runs at once (a thread each).
+pub const MAX_CHAINS: u32 = 1024;
 
 /// The annealing's temperature at its last step: by then a step that costs an entry is taken
 /// about one time in seven.
@@ -160,7 +164,7 @@ pub fn pack(
         .run(effort, &shared)
     };
     let ends: Vec<ChainEnd> = thread::scope(|scope| {
-        let others: Vec<_> = (1..effort.chains.max(1))
+        let others: Vec<_> = (1..effort.chains.clamp(1, MAX_CHAINS))
             .map(|index| scope.spawn(move || chain(index)))
             .collect();
         let mut ends = vec![chain(0)];

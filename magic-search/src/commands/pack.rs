@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{PackEffort, pack};
+use magic_search::{MAX_CHAINS, PackEffort, pack};
 
 use crate::Failure;
 use crate::commands::resumable::interrupted;
@@ -54,7 +54,7 @@ pub(crate) struct PackArgs {
     /// --seed, --seed + 1, ...; the smallest table is kept. The result depends on the number
     /// of chains, not on the machine: one chain gives what --seed alone gives.
     #[arg(long, default_value_t = PackEffort::default().chains,
-          value_parser = clap::value_parser!(u32).range(1..=1024))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_CHAINS)))]
     chains: u32,
 
     /// Write the packed set here instead of standard output.
