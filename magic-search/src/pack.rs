@@ -27,8 +27,6 @@ struct Slice {
     post_mask: u64,
     /// The index of its first used slot.
     lowest: usize,
-    /// The used slots, counted from `lowest`, with the attacks each must hold, in order.
-    used: Vec<(usize, u64)>,
     /// The attacks by slot from `lowest` to the last used slot, 0 where unused (no slider's
     /// attack set is empty).
     attacks: Vec<u64>,
@@ -39,6 +37,24 @@ struct Slice {
 impl Slice {
     fn span(&self) -> usize {
         self.attacks.len()
+    }
+
+    fn used_slots(&self) -> u32 {
+        self.bits.iter().map(|word| word.count_ones()).sum()
+    }
+
+    /// The used slots, counted from `lowest`, in order.
+    fn used(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(k, &word)| {
+            let mut rest = word;
+            core::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    k * 64 + bit
+                })
+            })
+        })
     }
 
     fn is_plain(&self) -> bool {
@@ -143,7 +159,7 @@ pub fn pack(
     let mut largest_first: Vec<usize> = (0..slices.len()).collect();
     largest_first.sort_by_key(|&i| {
         (
-            core::cmp::Reverse(slices[i].used.len()),
+            core::cmp::Reverse(slices[i].used_slots()),
             core::cmp::Reverse(slices[i].span()),
         )
     });
@@ -327,17 +343,15 @@ fn slices_of(set: &MagicSet) -> Vec<Slice> {
             let span = used.last().map_or(0, |&(index, _)| index + 1 - lowest);
             let mut attacks = vec![0; span];
             let mut bits = vec![0u64; span.div_ceil(64)];
-            for (index, held) in &mut used {
-                *index -= lowest;
-                attacks[*index] = *held;
-                bits[*index / 64] |= 1 << (*index % 64);
+            for (index, held) in used {
+                attacks[index - lowest] = held;
+                bits[(index - lowest) / 64] |= 1 << ((index - lowest) % 64);
             }
             slices.push(Slice {
                 kind,
                 square,
                 post_mask: set.post_mask(kind, square),
                 lowest,
-                used,
                 attacks,
                 bits,
             });
@@ -357,8 +371,8 @@ fn place(slices: &[Slice], order: &[usize]) -> (usize, Vec<i64>) {
         let mut start = 0usize;
         loop {
             if slice.is_plain() {
-                // A plain slice's first slot needs an empty one (different squares' attack
-                // sets do not meet in one slot): jump over filled runs.
+                // A plain slice's first slot needs an empty one (no two squares' attack sets
+                // are equal, so a filled plain slot admits no other slice): skip filled runs.
                 start = table.next_empty(start);
             }
             let fits = table.fits(slice, start);
@@ -367,8 +381,8 @@ fn place(slices: &[Slice], order: &[usize]) -> (usize, Vec<i64>) {
             }
             start += 1;
         }
-        for &(index, attacks) in &slice.used {
-            table.add(start + index, attacks, slice.post_mask);
+        for index in slice.used() {
+            table.add(start + index, slice.attacks[index], slice.post_mask);
         }
         offsets[i] = start as i64 - slice.lowest as i64;
     }
