@@ -278,7 +278,7 @@ pub fn find_set(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{BitsTarget, Budget};
+    use crate::search::{BitsTarget, Budget, Prefer};
     use crate::{Scheme, verify};
 
     fn minimising() -> SearchConfig {
@@ -483,6 +483,61 @@ mod tests {
             "{error}"
         );
         assert!(FindState::parse(&text).is_ok());
+    }
+
+    /// Preferring fewer used slots: among the same candidates, never more slots used than
+    /// preferring the span (and fewer somewhere); narrowing by it only lowers the count; the
+    /// choice goes through the state file, and a file written before it prefers the span.
+    #[test]
+    fn preferring_used_slots_keeps_fewer_of_them() {
+        let by_span = SearchConfig {
+            scheme: Scheme::Black,
+            candidates: 4,
+            ..SearchConfig::default()
+        };
+        let by_used = SearchConfig {
+            prefer: Prefer::Used,
+            ..by_span
+        };
+        let narrow = SearchConfig {
+            narrow: true,
+            budget: Budget::Attempts(4000),
+            ..by_used
+        };
+        let chunk = Chunk::new(0, 8).unwrap();
+        let [span, used, narrowed] =
+            [by_span, by_used, narrow].map(|config| run(FindState::new(config, chunk), 2));
+        let slots = |s: &SquareProgress| {
+            let (found, bits) = s.best.expect("done");
+            let target = crate::Target::new(s.kind, s.square, bits, Scheme::Black).unwrap();
+            let check = crate::check_magic(target, found.magic).unwrap();
+            assert_eq!((check.lowest, check.highest), (found.lowest, found.highest));
+            check.used_slots
+        };
+        let (mut fewer, mut fewer_narrowed) = (0, 0);
+        for ((a, b), c) in span
+            .squares
+            .iter()
+            .zip(&used.squares)
+            .zip(&narrowed.squares)
+        {
+            assert!(slots(b) <= slots(a), "{a:?} {b:?}");
+            assert!(slots(c) <= slots(b), "{b:?} {c:?}");
+            fewer += usize::from(slots(b) < slots(a));
+            fewer_narrowed += usize::from(slots(c) < slots(b));
+        }
+        assert!(fewer > 0 && fewer_narrowed > 0, "{fewer} {fewer_narrowed}");
+
+        let text = narrowed.to_text(&[]);
+        assert!(text.contains("\nprefer used\n"));
+        assert_eq!(FindState::parse(&text), Ok(narrowed.clone()));
+        let older = span.to_text(&[]).replace("prefer span\n", "");
+        assert_eq!(FindState::parse(&older), Ok(span));
+        let error = FindState::parse(&text.replace("prefer used", "prefer most"))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("span or used"), "{error}");
+        assert_eq!("used".parse(), Ok(Prefer::Used));
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! bits min                       (mask, -N or min)
 //! budget attempts 16777216       (or: budget time-ns 500000000)
 //! candidates 1
-//! narrow no                      (yes: fixed and black searches narrow their spans)
+//! narrow no                      (yes: fixed and black searches look for better magics)
+//! prefer span                    (or used; a file without the line prefers the span)
 //! chunk 0/4
 //! square rook a1 reduced:2 tried 33554470 attempts 4096 spent-ns 0 stream 0x.. 0x.. 0x.. 0x.. best 0x.. 11 0 2047
 //! square bishop b2 full:0 tried 0 attempts 0 spent-ns 0 stream 0x.. 0x.. 0x.. 0x.. best -
@@ -16,7 +17,7 @@
 //!
 //! Every square of the chunk has one `square` line: its stage (`full:N`, N full-width magics
 //! found; `reduced:N`, looking for a magic N bits below the full width; `narrow`, looking
-//! for a narrower span than the kept magic's; `done`), the
+//! for a better magic than the kept one by `prefer`; `done`), the
 //! candidates tried, the current stage's attempts and time, the random stream's state and the
 //! magic kept so far with its bits and its lowest and highest index.
 
@@ -26,7 +27,7 @@ use std::time::Duration;
 use crate::find::{Chunk, FindState};
 use crate::geometry::{SliderKind, parse_square, square_name};
 use crate::scheme::Scheme;
-use crate::search::{BitsTarget, Budget, SearchConfig, SquareProgress, Stage};
+use crate::search::{BitsTarget, Budget, Prefer, SearchConfig, SquareProgress, Stage};
 use crate::state_file::{StateFileError, found, number, read_lines, set_once};
 
 impl FindState {
@@ -47,6 +48,7 @@ impl FindState {
         });
         lines.push(format!("candidates {}", c.candidates));
         lines.push(format!("narrow {}", if c.narrow { "yes" } else { "no" }));
+        lines.push(format!("prefer {}", c.prefer));
         lines.push(format!("chunk {}", self.chunk));
         for s in &self.squares {
             let stage = match s.stage {
@@ -104,6 +106,7 @@ struct Fields {
     budget: Option<Budget>,
     candidates: Option<u32>,
     narrow: Option<bool>,
+    prefer: Option<Prefer>,
     chunk: Option<Chunk>,
     squares: Vec<SquareProgress>,
 }
@@ -234,6 +237,9 @@ impl Fields {
                 };
                 set_once(&mut self.narrow, narrow, "narrow")
             }
+            ["prefer", prefer] => {
+                set_once(&mut self.prefer, parse(prefer, "span or used")?, "prefer")
+            }
             ["chunk", chunk] => {
                 let bad = || format!("'{chunk}' is not a chunk I/N");
                 let (index, count) = chunk.split_once('/').ok_or_else(bad)?;
@@ -249,7 +255,7 @@ impl Fields {
             }
             [key, ..] => Err(format!(
                 "unknown or malformed line '{key} ...' (expected scheme, seed, bits, budget, \
-                 candidates, narrow, chunk or square)"
+                 candidates, narrow, prefer, chunk or square)"
             )),
             [] => Ok(()),
         }
@@ -265,6 +271,8 @@ impl Fields {
             budget: self.budget.ok_or_else(|| missing("budget"))?,
             candidates: self.candidates.ok_or_else(|| missing("candidates"))?,
             narrow: self.narrow.ok_or_else(|| missing("narrow"))?,
+            // Files written before the choice existed preferred the span.
+            prefer: self.prefer.unwrap_or_default(),
         };
         if config.scheme != Scheme::Fancy && config.bits != BitsTarget::Mask {
             return Err(whole(format!(

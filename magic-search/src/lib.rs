@@ -41,8 +41,8 @@ pub use magic_set::{Entry, MagicSet, ParseError};
 pub use pack::{FINAL_TEMPERATURE, MAX_CHAINS, PackEffort, PackProgress, Packed, pack};
 pub use scheme::{Scheme, Syntax};
 pub use search::{
-    BitsTarget, Budget, DEFAULT_SEED, SearchConfig, SearchStats, SquareProgress, SquareResult,
-    Stage, find_square,
+    BitsTarget, Budget, DEFAULT_SEED, Prefer, SearchConfig, SearchStats, SquareProgress,
+    SquareResult, Stage, find_square,
 };
 pub use state_file::{MergeError, StateFileError};
 pub use subsets::Subsets;

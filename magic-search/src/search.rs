@@ -57,6 +57,41 @@ impl core::str::FromStr for BitsTarget {
     }
 }
 
+/// What makes one valid magic better than another when a fixed or black search chooses among
+/// candidates or narrows: what packs the square's slice tighter among the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Prefer {
+    /// Fewer slots from the lowest index used to the highest: a short slice.
+    #[default]
+    Span,
+    /// Fewer distinct slots used (more occupancies sharing a slot with the same attacks), then
+    /// the shorter span: a slice with more holes, though scattered ones, which packing seldom
+    /// fills (results/analysis.md, issue 19).
+    Used,
+}
+
+impl core::fmt::Display for Prefer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Prefer::Span => "span",
+            Prefer::Used => "used",
+        })
+    }
+}
+
+impl core::str::FromStr for Prefer {
+    type Err = String;
+
+    /// `span` or `used`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "span" => Ok(Prefer::Span),
+            "used" => Ok(Prefer::Used),
+            _ => Err(format!("'{text}' is not span or used")),
+        }
+    }
+}
+
 /// When a search for a reduced-bit magic, or for a narrower span, gives up (a full-width magic
 /// is always searched to the end). A narrowing search counts from its last improvement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,13 +128,14 @@ pub struct SearchConfig {
     pub bits: BitsTarget,
     /// When reduced-bit and narrowing searches give up.
     pub budget: Budget,
-    /// For the fixed and black schemes: among this many valid magics per square, keep the one
-    /// whose used indices span the fewest slots, which packs better. 1 keeps the first found.
+    /// For the fixed and black schemes: among this many valid magics per square, keep the best
+    /// by `prefer` (which packs better). 1 keeps the first found.
     pub candidates: u32,
-    /// For the fixed and black schemes: after the candidates, keep looking for magics whose
-    /// indices span fewer slots than the one kept, until `budget` candidates in a row bring no
-    /// narrower one. Narrow slices pack into smaller tables.
+    /// For the fixed and black schemes: after the candidates, keep looking for magics better
+    /// by `prefer` than the one kept, until `budget` candidates in a row bring no better one.
     pub narrow: bool,
+    /// What makes a magic better for `candidates` and `narrow`.
+    pub prefer: Prefer,
 }
 
 impl Default for SearchConfig {
@@ -111,6 +147,7 @@ impl Default for SearchConfig {
             budget: Budget::default(),
             candidates: 1,
             narrow: false,
+            prefer: Prefer::Span,
         }
     }
 }
@@ -173,6 +210,17 @@ impl Problem {
         }
     }
 
+    /// How many distinct slots `magic` maps the keys to with `bits` index bits.
+    fn used_slots(&self, magic: u64, bits: u8) -> usize {
+        let shift = 64 - u32::from(bits);
+        let mut seen = vec![0u64; (1usize << bits).div_ceil(64)];
+        for &key in &self.keys {
+            let index = bitforge_index::magic_index(key, magic, shift);
+            seen[index / 64] |= 1 << (index % 64);
+        }
+        seen.iter().map(|word| word.count_ones() as usize).sum()
+    }
+
     /// Moves key `number` to `position` if it is further back (the order of keys is free).
     fn promote(&mut self, number: usize, position: usize) {
         if number > position {
@@ -180,6 +228,21 @@ impl Problem {
             self.attack_ids.swap(number, position);
         }
     }
+}
+
+/// What a candidate must stay below to be worth keeping: the slots its indices span and the
+/// distinct slots it uses ([`Limits::NONE`]: anything valid).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Limits {
+    span: usize,
+    used: usize,
+}
+
+impl Limits {
+    const NONE: Limits = Limits {
+        span: usize::MAX,
+        used: usize::MAX,
+    };
 }
 
 /// The reusable collision table. Each slot holds `epoch << 12 | key number`: a new candidate
@@ -205,15 +268,16 @@ impl CollisionTable {
 
     /// Maps every key through `magic`: on success, the lowest and highest index used; on a
     /// destructive collision, the numbers of the two keys that collide; with `LIMITED`,
-    /// `Err(None)` as soon as the indices span `span_limit` slots or more (a compile-time switch:
-    /// the unlimited search, the common one, pays nothing for the check).
+    /// `Err(None)` as soon as the indices span `limits.span` slots or more, or use `limits.used`
+    /// distinct slots or more (a compile-time switch: the unlimited search, the common one, pays
+    /// nothing for the checks).
     #[inline]
     fn try_magic<const LIMITED: bool>(
         &mut self,
         problem: &Problem,
         magic: u64,
         bits: u8,
-        span_limit: usize,
+        limits: Limits,
     ) -> Result<(usize, usize), Option<(usize, usize)>> {
         let size = 1usize << bits;
         if self.slots.len() < size {
@@ -228,7 +292,7 @@ impl CollisionTable {
         let shift = 64 - u32::from(bits);
         let slots = &mut self.slots[..size];
         let ids = &problem.attack_ids;
-        let (mut lowest, mut highest) = (usize::MAX, 0);
+        let (mut lowest, mut highest, mut used) = (usize::MAX, 0, 0);
         for (number, (&key, &id)) in problem.keys.iter().zip(ids).enumerate() {
             // The index has `bits` bits already: the mask only shows the compiler that it is
             // in bounds.
@@ -241,7 +305,8 @@ impl CollisionTable {
                 if LIMITED {
                     lowest = lowest.min(index);
                     highest = highest.max(index);
-                    if highest - lowest >= span_limit {
+                    used += 1;
+                    if highest - lowest >= limits.span || used >= limits.used {
                         return Err(None);
                     }
                 }
@@ -296,28 +361,33 @@ impl Tester {
     /// sharing a slot: if so, the lowest and highest index used.
     #[inline]
     pub(crate) fn test(&mut self, magic: u64, bits: u8) -> Option<(usize, usize)> {
-        self.test_within(magic, bits, usize::MAX)
+        self.test_within(magic, bits, Limits::NONE)
     }
 
-    /// [`test`](Self::test), failing as well when the indices span `span_limit` slots or more.
+    /// [`test`](Self::test), failing as well when the magic reaches `limits`.
     #[inline]
-    fn test_within(&mut self, magic: u64, bits: u8, span_limit: usize) -> Option<(usize, usize)> {
+    fn test_within(&mut self, magic: u64, bits: u8, limits: Limits) -> Option<(usize, usize)> {
         // SAFETY: the scalar path runs on every CPU.
         if unsafe { Scalar::killed(&self.killers, magic, 64 - u32::from(bits)) } {
             return None;
         }
-        self.test_table(magic, bits, span_limit)
+        self.test_table(magic, bits, limits)
+    }
+
+    /// How many distinct slots `magic` uses with `bits` index bits.
+    fn used_slots(&self, magic: u64, bits: u8) -> usize {
+        self.problem.used_slots(magic, bits)
     }
 
     /// The test after the killers: every key into the collision table.
     #[inline]
-    fn test_table(&mut self, magic: u64, bits: u8, span_limit: usize) -> Option<(usize, usize)> {
-        let tried = if span_limit == usize::MAX {
+    fn test_table(&mut self, magic: u64, bits: u8, limits: Limits) -> Option<(usize, usize)> {
+        let tried = if limits == Limits::NONE {
             self.table
-                .try_magic::<false>(&self.problem, magic, bits, span_limit)
+                .try_magic::<false>(&self.problem, magic, bits, limits)
         } else {
             self.table
-                .try_magic::<true>(&self.problem, magic, bits, span_limit)
+                .try_magic::<true>(&self.problem, magic, bits, limits)
         };
         match tried {
             Ok(span) => Some(span),
@@ -605,7 +675,7 @@ impl SquareSearch {
         let bits = self.tester.mask().count_ones() as u8;
         self.progress.attempts = 0;
         let budget = Some(Budget::Attempts(limit));
-        match self.next_magic(bits, budget, false, usize::MAX, &mut || false) {
+        match self.next_magic(bits, budget, false, Limits::NONE, &mut || false) {
             Step::Found(_) => Some(self.progress.tried),
             Step::Exhausted | Step::Paused => None,
         }
@@ -624,28 +694,42 @@ impl SquareSearch {
             }
         };
         loop {
-            let (bits, budget, dense, span_limit) = match self.progress.stage {
+            let (bits, budget, dense, limits) = match self.progress.stage {
                 Stage::Done => return,
-                Stage::Full { .. } => (full, None, false, usize::MAX),
-                Stage::Reduced { fewer } => (full - fewer, Some(config.budget), true, usize::MAX),
-                // Narrower than the kept magic: fewer slots from its lowest index to its highest.
+                Stage::Full { .. } => (full, None, false, Limits::NONE),
+                Stage::Reduced { fewer } => (full - fewer, Some(config.budget), true, Limits::NONE),
+                // Better than the kept magic: a shorter span, or fewer slots used.
                 Stage::Narrow => {
-                    let kept = self
-                        .progress
-                        .best
-                        .map_or(usize::MAX, |(found, _)| found.span());
-                    (full, Some(config.budget), true, kept - 1)
+                    let limits =
+                        self.progress.best.map_or(Limits::NONE, |(kept, bits)| {
+                            match config.prefer {
+                                Prefer::Span => Limits {
+                                    span: kept.span() - 1,
+                                    used: usize::MAX,
+                                },
+                                Prefer::Used => Limits {
+                                    span: usize::MAX,
+                                    used: self.tester.used_slots(kept.magic, bits),
+                                },
+                            }
+                        });
+                    (full, Some(config.budget), true, limits)
                 }
             };
-            let step = self.next_magic(bits, budget, dense, span_limit, pause);
+            let step = self.next_magic(bits, budget, dense, limits, pause);
+            let tester = &self.tester;
             let progress = &mut self.progress;
             let next = match (step, progress.stage) {
                 (Step::Paused, _) => return,
                 (Step::Found(found), Stage::Full { found: count }) => {
-                    // Fixed-width schemes pack better when the used indices span fewer slots.
-                    let better = progress
-                        .best
-                        .is_none_or(|(kept, _)| found.span() < kept.span());
+                    // Fixed-width schemes pack better with shorter spans or fewer slots used.
+                    let better = progress.best.is_none_or(|(kept, _)| match config.prefer {
+                        Prefer::Span => found.span() < kept.span(),
+                        Prefer::Used => {
+                            let used = |f: Found| (tester.used_slots(f.magic, bits), f.span());
+                            used(found) < used(kept)
+                        }
+                    });
                     if better {
                         progress.best = Some((found, bits));
                     }
@@ -678,18 +762,18 @@ impl SquareSearch {
     }
 
     /// The next valid magic for `bits`, unless `budget` runs out or `pause` says to stop first
-    /// (then the search continues from here when called again), looking only at magics whose
-    /// indices span fewer than `span_limit` slots. `dense`: candidates of mixed densities, for
+    /// (then the search continues from here when called again), looking only at magics below
+    /// `limits`. `dense`: candidates of mixed densities, for
     /// magics that need many constructive collisions (fewer bits than the mask, narrow spans).
     fn next_magic(
         &mut self,
         bits: u8,
         budget: Option<Budget>,
         dense: bool,
-        span_limit: usize,
+        limits: Limits,
         pause: &mut dyn FnMut() -> bool,
     ) -> Step {
-        if budget.is_none() && !dense && span_limit == usize::MAX {
+        if budget.is_none() && !dense && limits == Limits::NONE {
             return self.next_full_width_magic(bits, pause);
         }
         let started = Instant::now();
@@ -734,7 +818,7 @@ impl SquareSearch {
             {
                 continue;
             }
-            if let Some((lowest, highest)) = self.tester.test_within(magic, bits, span_limit) {
+            if let Some((lowest, highest)) = self.tester.test_within(magic, bits, limits) {
                 break Step::Found(Found {
                     magic,
                     lowest,
@@ -748,7 +832,7 @@ impl SquareSearch {
     }
 
     /// [`next_magic`](Self::next_magic) for a full-width stage (no budget, sparse candidates,
-    /// no span limit), the hot path of every search: the same candidates in the same order and
+    /// no limits), the hot path of every search: the same candidates in the same order and
     /// the same result, but drawn [`BATCH`] at a time, their cheap tests in vector lanes where
     /// the CPU has them, and no branch per candidate for the nine in ten that the top-byte
     /// filter rejects. With AVX-512, whole pause intervals are drawn in eight lanes at once
@@ -818,7 +902,7 @@ impl SquareSearch {
                 if unsafe { Avx512::killed(&self.tester.killers, magic, shift) } {
                     continue;
                 }
-                if let Some((lowest, highest)) = self.tester.test_table(magic, bits, usize::MAX) {
+                if let Some((lowest, highest)) = self.tester.test_table(magic, bits, Limits::NONE) {
                     self.rng = stream_from_words(block.stream_after(number));
                     let drawn = number as u64 + 1;
                     self.progress.attempts = attempts + drawn;
@@ -884,7 +968,7 @@ impl SquareSearch {
                 if unsafe { L::killed(&self.tester.killers, magic, shift) } {
                     continue;
                 }
-                if let Some((lowest, highest)) = self.tester.test_table(magic, bits, usize::MAX) {
+                if let Some((lowest, highest)) = self.tester.test_table(magic, bits, Limits::NONE) {
                     // The stream goes on right after this candidate, as if drawn one by one.
                     self.rng = stream_before;
                     for _ in 0..=number {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{
-    AttackTable, BitsTarget, Budget, Chunk, DEFAULT_SEED, FindState, MagicSet, Scheme,
+    AttackTable, BitsTarget, Budget, Chunk, DEFAULT_SEED, FindState, MagicSet, Prefer, Scheme,
     SearchConfig, Target, find, verify,
 };
 
@@ -44,25 +44,32 @@ pub(crate) struct FindArgs {
     bits: BitsTarget,
 
     /// Candidates tried per square and reduced bit level before giving up (with --narrow:
-    /// candidates in a row without a narrower span) [default: 16777216].
+    /// candidates in a row without a better magic) [default: 16777216].
     #[arg(long, conflicts_with = "time_budget", value_parser = clap::value_parser!(u64).range(1..))]
     attempts: Option<u64>,
 
     /// Time per square and reduced bit level before giving up (with --narrow: time without a
-    /// narrower span), such as `500ms`, `2s` or `1m`.
+    /// better magic), such as `500ms`, `2s` or `1m`.
     #[arg(long, value_parser = parse_duration)]
     time_budget: Option<Duration>,
 
-    /// For fixed and black: keep the best of this many valid magics per square (the one whose
-    /// indices span the fewest slots, which packs tighter).
+    /// For fixed and black: keep the best of this many valid magics per square (by --prefer,
+    /// which packs tighter).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     candidates: u32,
 
-    /// For fixed and black: after the candidates, keep looking per square for magics whose
-    /// indices span fewer slots than the kept one, until --attempts (or --time-budget)
-    /// candidates in a row bring no narrower one. Narrow slices pack into smaller tables.
+    /// For fixed and black: after the candidates, keep looking per square for magics better
+    /// (by --prefer) than the kept one, until --attempts (or --time-budget) candidates in a row
+    /// bring no better one. Narrow or sparse slices pack into smaller tables.
     #[arg(long)]
     narrow: bool,
+
+    /// What makes a magic better for --candidates and --narrow: `span` (fewer slots from its
+    /// lowest index to its highest: short slices, what `pack` needs) or `used` (fewer distinct
+    /// slots used, i.e. more occupancies sharing a slot with the same attacks, then the
+    /// shorter span: for research; its holes are scattered, and such sets pack worse).
+    #[arg(long, default_value_t = Prefer::Span)]
+    prefer: Prefer,
 
     /// Write the set to this file (`.magics`) instead of standard output.
     #[arg(long, short)]
@@ -91,6 +98,7 @@ impl Default for FindArgs {
             time_budget: None,
             candidates: 1,
             narrow: false,
+            prefer: Prefer::Span,
             out: None,
             force: false,
             summary_only: true,
@@ -164,6 +172,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         budget,
         candidates: args.candidates,
         narrow: args.narrow,
+        prefer: args.prefer,
     };
     let threads = args
         .threads
@@ -177,8 +186,8 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
             if saved.config != config || saved.chunk != chunk {
                 return Err(Failure::input(format!(
                     "{} holds chunk {} of another search (scheme {}, seed {}, bits {}, budget \
-                     {}, candidates {}, narrow {}): give the options it was started with, or \
-                     another file",
+                     {}, candidates {}, narrow {}, prefer {}): give the options it was started \
+                     with, or another file",
                     path.display(),
                     saved.chunk,
                     saved.config.scheme,
@@ -186,7 +195,8 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
                     saved.config.bits,
                     saved.config.budget,
                     saved.config.candidates,
-                    saved.config.narrow
+                    saved.config.narrow,
+                    saved.config.prefer
                 )));
             }
             saved
