@@ -6,9 +6,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::geometry::{SliderKind, relevant_mask};
+use crate::geometry::{SliderKind, relevant_mask, square_name};
+use crate::hunt::{Found, Target, check_magic};
 use crate::magic_set::MagicSet;
-use crate::search::{SearchConfig, SearchStats, SquareProgress, SquareResult};
+use crate::search::{SearchConfig, SearchStats, SquareProgress, SquareResult, Stage};
 use crate::state_file::MergeError;
 
 /// The most chunks a set's search splits into: one square each.
@@ -102,6 +103,52 @@ impl FindState {
             chunk,
             squares,
         }
+    }
+
+    /// The same search, narrowing from `set`'s magics: each square of the chunk starts with
+    /// its magic from `set` kept and looks only for better ones (by the config's `prefer`), so
+    /// the result is never worse than `set` on any square. For narrowing fixed and black
+    /// searches (whose widths are fixed), with the set's own scheme.
+    pub fn starting_from(mut self, set: &MagicSet) -> Result<FindState, String> {
+        let scheme = self.config.scheme;
+        if !self.config.narrow {
+            return Err("only a narrowing search (--narrow) starts from a set".to_owned());
+        }
+        if set.scheme != scheme {
+            return Err(format!(
+                "the set's scheme is {}, the search's {scheme}",
+                set.scheme
+            ));
+        }
+        for progress in &mut self.squares {
+            let (kind, square) = (progress.kind, progress.square);
+            let name = format!("{kind} {}", square_name(square));
+            let Some(bits) = scheme.fixed_bits(kind) else {
+                return Err(format!("a {scheme} search does not narrow"));
+            };
+            let entry = match kind {
+                SliderKind::Rook => set.rook[usize::from(square)],
+                SliderKind::Bishop => set.bishop[usize::from(square)],
+            };
+            if entry.bits != bits {
+                return Err(format!(
+                    "{name}: {} index bits, where the {scheme} scheme has {bits}",
+                    entry.bits
+                ));
+            }
+            let target = Target::new(kind, square, bits, scheme).map_err(|e| e.to_string())?;
+            let check = check_magic(target, entry.magic).map_err(|e| format!("{name}: {e}"))?;
+            progress.stage = Stage::Narrow;
+            progress.best = Some((
+                Found {
+                    magic: entry.magic,
+                    lowest: check.lowest,
+                    highest: check.highest,
+                },
+                bits,
+            ));
+        }
+        Ok(self)
     }
 
     /// Squares finished.
@@ -538,6 +585,67 @@ mod tests {
             .to_string();
         assert!(error.contains("span or used"), "{error}");
         assert_eq!("used".parse(), Ok(Prefer::Used));
+    }
+
+    /// A narrowing search started from a set keeps each square's magic until it finds a
+    /// narrower one: never wider, narrower somewhere; its first checkpoint reads back; a set
+    /// of another scheme, a search that does not narrow, or a bad magic are refused.
+    #[test]
+    fn narrowing_from_a_set_never_widens_it() {
+        let first = SearchConfig {
+            scheme: Scheme::Black,
+            narrow: true,
+            budget: Budget::Attempts(4000),
+            ..SearchConfig::default()
+        };
+        let (set, _) = find_set(&first, 2, &|_| {});
+        let narrow = SearchConfig { seed: 2, ..first };
+        let chunk = Chunk::new(3, 8).unwrap();
+        let start = FindState::new(narrow, chunk).starting_from(&set).unwrap();
+        assert_eq!(FindState::parse(&start.to_text(&[])), Ok(start.clone()));
+        let narrowed = run(start, 2);
+        let mut narrower = 0;
+        for square in &narrowed.squares {
+            let entry = match square.kind {
+                SliderKind::Rook => set.rook[usize::from(square.square)],
+                SliderKind::Bishop => set.bishop[usize::from(square.square)],
+            };
+            let target =
+                crate::Target::new(square.kind, square.square, entry.bits, Scheme::Black).unwrap();
+            let before = crate::check_magic(target, entry.magic).unwrap();
+            let (found, _) = square.best.unwrap();
+            assert!(
+                found.span() <= before.highest - before.lowest + 1,
+                "{square:?}"
+            );
+            narrower += usize::from(found.span() < before.highest - before.lowest + 1);
+        }
+        assert!(narrower > 0);
+
+        let error = |config: SearchConfig, set: &MagicSet| {
+            FindState::new(config, chunk)
+                .starting_from(set)
+                .unwrap_err()
+        };
+        let fixed = SearchConfig {
+            scheme: Scheme::Fixed,
+            ..narrow
+        };
+        assert!(error(fixed, &set).contains("scheme is black"));
+        let plain = SearchConfig {
+            narrow: false,
+            ..narrow
+        };
+        assert!(error(plain, &set).contains("--narrow"));
+        let mut bad = set.clone();
+        let (kind, square) = chunk.squares()[0];
+        let entry = match kind {
+            SliderKind::Rook => &mut bad.rook[usize::from(square)],
+            SliderKind::Bishop => &mut bad.bishop[usize::from(square)],
+        };
+        entry.magic = 1;
+        let message = error(narrow, &bad);
+        assert!(message.starts_with(&format!("{kind} ")), "{message}");
     }
 
     #[test]

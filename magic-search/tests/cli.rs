@@ -294,6 +294,44 @@ fn pack_shrinks_a_fixed_set_that_still_verifies() {
     assert!(entries(&stdout(&verified)) < before);
 }
 
+#[test]
+fn narrowing_starts_from_a_set_of_its_own_scheme_only() {
+    let dir = scratch("from");
+    let black = dir.join("black.magics");
+    let narrowed = dir.join("narrowed.magics");
+    let narrow = ["--narrow", "--attempts", "500"];
+    let first = [
+        &["find", "--scheme", "black", "--out", path_str(&black)][..],
+        &narrow,
+    ]
+    .concat();
+    assert!(magic_search(&first).status.success());
+    let from = ["find", "--seed", "2", "--from", path_str(&black)];
+    let output = magic_search(
+        &[
+            &from[..],
+            &["--scheme", "black", "--out", path_str(&narrowed)],
+            &narrow,
+        ]
+        .concat(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let verified = magic_search(&["verify", path_str(&narrowed)]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert_fails(
+        &magic_search(&[&from[..], &["--scheme", "fixed"], &narrow].concat()),
+        2,
+        "the set's scheme is black, the search's fixed",
+        "another scheme",
+    );
+    assert_fails(
+        &magic_search(&[&from[..], &["--scheme", "black"]].concat()),
+        2,
+        "--narrow",
+        "without --narrow",
+    );
+}
+
 /// Every export describes the same table as the library's verified one.
 mod export {
     use super::*;

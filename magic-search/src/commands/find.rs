@@ -14,7 +14,7 @@ use crate::Failure;
 use crate::commands::resumable::{
     Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
-use crate::files::{Output, command_line, kib};
+use crate::files::{Output, command_line, kib, read_set};
 
 /// Find a full magic set (rook and bishop on all 64 squares) and verify it.
 ///
@@ -71,6 +71,13 @@ pub(crate) struct FindArgs {
     #[arg(long, default_value_t = Prefer::Span)]
     prefer: Prefer,
 
+    /// With --narrow: start from this set's magics (`.magics`, the same scheme), each square
+    /// keeping its magic until a better one turns up, so the result is never worse on any
+    /// square. Give another --seed than the set's search for new candidates. A --checkpoint
+    /// that exists already holds its start and is resumed as it is.
+    #[arg(long, value_name = "SET", requires = "narrow")]
+    from: Option<PathBuf>,
+
     /// Write the set to this file (`.magics`) instead of standard output.
     #[arg(long, short)]
     out: Option<PathBuf>,
@@ -99,6 +106,7 @@ impl Default for FindArgs {
             candidates: 1,
             narrow: false,
             prefer: Prefer::Span,
+            from: None,
             out: None,
             force: false,
             summary_only: true,
@@ -179,7 +187,12 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
 
-    let fresh = FindState::new(config, chunk);
+    let mut fresh = FindState::new(config, chunk);
+    if let Some(path) = &args.from {
+        fresh = fresh
+            .starting_from(&read_set(path)?)
+            .map_err(|error| Failure::input(format!("{}: {error}", path.display())))?;
+    }
     let start = match &args.work.checkpoint {
         Some(path) if path.exists() => {
             let saved = read_state(path)?;
