@@ -330,6 +330,19 @@ fn narrowing_starts_from_a_set_of_its_own_scheme_only() {
         "--narrow",
         "without --narrow",
     );
+    assert_fails(
+        &magic_search(
+            &[
+                &from[..],
+                &["--scheme", "black", "--candidates", "4"],
+                &narrow,
+            ]
+            .concat(),
+        ),
+        2,
+        "--candidates",
+        "with --candidates",
+    );
 }
 
 /// Every export describes the same table as the library's verified one.

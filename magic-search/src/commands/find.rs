@@ -60,7 +60,7 @@ pub(crate) struct FindArgs {
 
     /// For fixed and black: after the candidates, keep looking per square for magics better
     /// (by --prefer) than the kept one, until --attempts (or --time-budget) candidates in a row
-    /// bring no better one. Narrow or sparse slices pack into smaller tables.
+    /// bring no better one. Narrow slices pack into smaller tables.
     #[arg(long)]
     narrow: bool,
 
@@ -73,9 +73,15 @@ pub(crate) struct FindArgs {
 
     /// With --narrow: start from this set's magics (`.magics`, the same scheme), each square
     /// keeping its magic until a better one turns up, so the result is never worse on any
-    /// square. Give another --seed than the set's search for new candidates. A --checkpoint
-    /// that exists already holds its start and is resumed as it is.
-    #[arg(long, value_name = "SET", requires = "narrow")]
+    /// square (the squares start narrowing at once: no --candidates). Give another --seed than
+    /// the set's search for new candidates. A --checkpoint that exists already holds its start
+    /// and is resumed as it is.
+    #[arg(
+        long,
+        value_name = "SET",
+        requires = "narrow",
+        conflicts_with = "candidates"
+    )]
     from: Option<PathBuf>,
 
     /// Write the set to this file (`.magics`) instead of standard output.
