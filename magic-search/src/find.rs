@@ -126,10 +126,7 @@ impl FindState {
             let Some(bits) = scheme.fixed_bits(kind) else {
                 return Err(format!("a {scheme} search does not narrow"));
             };
-            let entry = match kind {
-                SliderKind::Rook => set.rook[usize::from(square)],
-                SliderKind::Bishop => set.bishop[usize::from(square)],
-            };
+            let entry = set.entries(kind)[usize::from(square)];
             if entry.bits != bits {
                 return Err(format!(
                     "{name}: {} index bits, where the {scheme} scheme has {bits}",
@@ -606,10 +603,7 @@ mod tests {
         let narrowed = run(start, 2);
         let mut narrower = 0;
         for square in &narrowed.squares {
-            let entry = match square.kind {
-                SliderKind::Rook => set.rook[usize::from(square.square)],
-                SliderKind::Bishop => set.bishop[usize::from(square.square)],
-            };
+            let entry = set.entries(square.kind)[usize::from(square.square)];
             let target =
                 crate::Target::new(square.kind, square.square, entry.bits, Scheme::Black).unwrap();
             let before = crate::check_magic(target, entry.magic).unwrap();
@@ -639,11 +633,7 @@ mod tests {
         assert!(error(plain, &set).contains("--narrow"));
         let mut bad = set.clone();
         let (kind, square) = chunk.squares()[0];
-        let entry = match kind {
-            SliderKind::Rook => &mut bad.rook[usize::from(square)],
-            SliderKind::Bishop => &mut bad.bishop[usize::from(square)],
-        };
-        entry.magic = 1;
+        bad.entries_mut(kind)[usize::from(square)].magic = 1;
         let message = error(narrow, &bad);
         assert!(message.starts_with(&format!("{kind} ")), "{message}");
     }

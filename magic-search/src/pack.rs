@@ -39,6 +39,7 @@ impl Slice {
         self.attacks.len()
     }
 
+    /// How many of its slots are used.
     fn used_slots(&self) -> u32 {
         self.bits.iter().map(|word| word.count_ones()).sum()
     }
