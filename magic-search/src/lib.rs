@@ -38,7 +38,9 @@ pub use find::{Chunk, FindState, MAX_CHUNKS, find, find_set, search_order};
 pub use geometry::SliderKind;
 pub use hunt::{Found, HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
 pub use magic_set::{Entry, MagicSet, ParseError};
-pub use pack::{FINAL_TEMPERATURE, MAX_CHAINS, PackEffort, PackProgress, Packed, pack};
+pub use pack::{
+    FINAL_TEMPERATURE, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed, index_spans, pack,
+};
 pub use scheme::{Scheme, Syntax};
 pub use search::{
     BitsTarget, Budget, DEFAULT_SEED, Prefer, SearchConfig, SearchStats, SquareProgress,

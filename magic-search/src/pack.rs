@@ -328,6 +328,38 @@ fn unit_interval(rng: &mut Xoshiro256PlusPlus) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
+/// The squares' index spans (first used slot to last, inclusive) summed by kind: what a packed
+/// table takes when no slice fills another's holes, and what a narrowing search
+/// (`find --narrow`) makes shorter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexSpans {
+    /// The rook squares' spans, summed.
+    pub rook: usize,
+    /// The bishop squares' spans, summed.
+    pub bishop: usize,
+}
+
+/// The index spans of `set` by kind (see [`IndexSpans`]); meaningful for a verified set.
+///
+/// ```
+/// use magic_search::{SearchConfig, find_set, index_spans};
+///
+/// let (set, _) = find_set(&SearchConfig::default(), 1, &|_| {});
+/// let spans = index_spans(&set);
+/// // A fancy slice starts at index 0 (no occupancy) and ends within its 2^bits slots.
+/// assert!(spans.rook <= 64 * 4096 && spans.bishop <= 64 * 512);
+/// ```
+pub fn index_spans(set: &MagicSet) -> IndexSpans {
+    let mut spans = IndexSpans { rook: 0, bishop: 0 };
+    for slice in slices_of(set) {
+        match slice.kind {
+            SliderKind::Rook => spans.rook += slice.span(),
+            SliderKind::Bishop => spans.bishop += slice.span(),
+        }
+    }
+    spans
+}
+
 fn slices_of(set: &MagicSet) -> Vec<Slice> {
     let mut slices = Vec::with_capacity(128);
     for kind in SliderKind::ALL {

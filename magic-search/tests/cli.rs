@@ -1053,3 +1053,19 @@ fn set_search_chunks_run_by_separate_processes_merge_into_the_whole_set() {
     ]);
     assert_fails(&tampered, 1, "0x1 is not a magic", "a tampered magic");
 }
+
+#[test]
+fn verify_reports_the_index_spans_a_narrowing_search_left() {
+    // The kept set's spans, as the session that narrowed it measured them.
+    let narrowed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../results/magics/black-narrow-3.magics"
+    );
+    let output = magic_search(&["verify", narrowed]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("index spans: rook 107821, bishop 5226\n"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -6,11 +6,13 @@ use clap::Args;
 
 use crate::Failure;
 use crate::files::{kib, read_verified};
+use magic_search::index_spans;
 
 /// Re-check every magic of a `.magics` file against the reference ray walker.
 ///
-/// Prints the scheme, the table size and the largest slot used; for a bad set, the square and
-/// the two occupancies that collide, and exits with 1.
+/// Prints the scheme, the table size, the largest slot used, the slots used and the squares'
+/// index spans by kind (first used slot to last: what packing starts from); for a bad set, the
+/// square and the two occupancies that collide, and exits with 1.
 #[derive(Debug, Args)]
 pub(crate) struct VerifyArgs {
     /// The `.magics` file.
@@ -24,6 +26,8 @@ pub(crate) fn run(args: &VerifyArgs) -> Result<(), Failure> {
     println!("table entries: {}", table.entries());
     println!("largest index: {}", table.entries() - 1);
     println!("used slots: {}", table.used_slots);
+    let spans = index_spans(&set);
+    println!("index spans: rook {}, bishop {}", spans.rook, spans.bishop);
     println!("table size: {:.1} KiB", kib(table.entries()));
     println!("ok: every occupancy of every square gives the reference attacks");
     Ok(())
