@@ -342,12 +342,18 @@ pub struct IndexSpans {
 /// The index spans of `set` by kind (see [`IndexSpans`]); meaningful for a verified set.
 ///
 /// ```
-/// use magic_search::{SearchConfig, find_set, index_spans};
+/// use std::sync::atomic::AtomicBool;
+/// use magic_search::{PackEffort, Scheme, SearchConfig, find_set, index_spans, pack};
 ///
-/// let (set, _) = find_set(&SearchConfig::default(), 1, &|_| {});
+/// let config = SearchConfig { scheme: Scheme::Black, ..SearchConfig::default() };
+/// let (set, _) = find_set(&config, 1, &|_| {});
 /// let spans = index_spans(&set);
-/// // A fancy slice starts at index 0 (no occupancy) and ends within its 2^bits slots.
+/// // Each slice lies within its square's 4,096 or 512 slots...
 /// assert!(spans.rook <= 64 * 4096 && spans.bishop <= 64 * 512);
+/// // ...and packing moves the slices, never changes them.
+/// let effort = PackEffort { tries: 0, ..PackEffort::default() };
+/// let packed = pack(&set, &effort, &|_| {}, &AtomicBool::new(false)).unwrap();
+/// assert_eq!(index_spans(&packed.set), spans);
 /// ```
 pub fn index_spans(set: &MagicSet) -> IndexSpans {
     let mut spans = IndexSpans { rook: 0, bishop: 0 };
