@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use magic_search::index_spans;
 
 use crate::Failure;
 use crate::files::{kib, read_verified};
-use magic_search::index_spans;
 
 /// Re-check every magic of a `.magics` file against the reference ray walker.
 ///
