@@ -580,7 +580,7 @@ mod tests {
         let error = FindState::parse(&text.replace("prefer used", "prefer most"))
             .unwrap_err()
             .to_string();
-        assert!(error.contains("span or used"), "{error}");
+        assert!(error.contains("span, used or comb"), "{error}");
         assert_eq!("used".parse(), Ok(Prefer::Used));
     }
 

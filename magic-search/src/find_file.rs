@@ -9,7 +9,7 @@
 //! budget attempts 16777216       (or: budget time-ns 500000000)
 //! candidates 1
 //! narrow no                      (yes: fixed and black searches look for better magics)
-//! prefer span                    (or used; a file without the line prefers the span)
+//! prefer span                    (or used, or comb; a file without the line prefers the span)
 //! chunk 0/4
 //! square rook a1 reduced:2 tried 33554470 attempts 4096 spent-ns 0 stream 0x.. 0x.. 0x.. 0x.. best 0x.. 11 0 2047
 //! square bishop b2 full:0 tried 0 attempts 0 spent-ns 0 stream 0x.. 0x.. 0x.. 0x.. best -
@@ -237,9 +237,11 @@ impl Fields {
                 };
                 set_once(&mut self.narrow, narrow, "narrow")
             }
-            ["prefer", prefer] => {
-                set_once(&mut self.prefer, parse(prefer, "span or used")?, "prefer")
-            }
+            ["prefer", prefer] => set_once(
+                &mut self.prefer,
+                parse(prefer, "span, used or comb")?,
+                "prefer",
+            ),
             ["chunk", chunk] => {
                 let bad = || format!("'{chunk}' is not a chunk I/N");
                 let (index, count) = chunk.split_once('/').ok_or_else(bad)?;

@@ -39,7 +39,8 @@ pub use geometry::SliderKind;
 pub use hunt::{Found, HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
 pub use magic_set::{Entry, MagicSet, ParseError};
 pub use pack::{
-    FINAL_TEMPERATURE, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed, index_spans, pack,
+    ChooseError, FINAL_TEMPERATURE, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed,
+    QUICK_TRIES, index_spans, pack, pack_choosing,
 };
 pub use scheme::{Scheme, Syntax};
 pub use search::{

@@ -9,6 +9,7 @@
 //! kept when smaller, then, if asked, simulated annealing, which also takes a larger table now
 //! and then to leave a local minimum.
 
+use std::collections::HashMap;
 use std::panic::resume_unwind;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
@@ -16,35 +17,51 @@ use std::thread;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use crate::geometry::SliderKind;
+use crate::geometry::{SliderKind, relevant_mask, square_name};
 use crate::magic_set::MagicSet;
+use crate::search::{MAX_COMB_PERIOD, comb_footprint};
 use crate::verify::{SlotDemand, VerifyError, occupancies_with_attacks, verify};
 
-/// A square's slice: where its used slots are and what each must hold.
-struct Slice {
+/// A square whose slice is placed as part of a [`Slice`].
+#[derive(Clone, Copy, Debug)]
+struct Member {
     kind: SliderKind,
     square: u8,
-    post_mask: u64,
-    /// The index of its first used slot.
+    /// The index of the square's first used slot.
     lowest: usize,
-    /// The attacks by slot from `lowest` to the last used slot, 0 where unused (no slider's
-    /// attack set is empty).
-    attacks: Vec<u64>,
-    /// A bit per slot from `lowest` on, set where used.
+    /// Where that slot lies in the slice, counted from the slice's first used slot.
+    at: usize,
+}
+
+/// A run of slots placed as one: a square's slice (some slots used, each with what it must
+/// hold, some never selected), or several squares' slices stacked into each other's unused
+/// slots (see [`stack`]).
+#[derive(Clone)]
+struct Slice {
+    members: Vec<Member>,
+    /// What each slot from the first used one to the last must hold (no demand where unused).
+    demands: Vec<SlotDemand>,
+    /// A bit per slot from the first used one on, set where used.
     bits: Vec<u64>,
+    /// Whether every member is read without a post mask: then no slot it uses admits another
+    /// square's lookup (different squares' attack sets are never equal).
+    plain: bool,
 }
 
 impl Slice {
     fn span(&self) -> usize {
-        self.attacks.len()
+        self.demands.len()
     }
 
     /// How many of its slots are used.
-    fn used_slots(&self) -> u32 {
-        self.bits.iter().map(|word| word.count_ones()).sum()
+    fn used_slots(&self) -> usize {
+        self.bits
+            .iter()
+            .map(|word| word.count_ones() as usize)
+            .sum()
     }
 
-    /// The used slots, counted from `lowest`, in order.
+    /// The used slots, counted from the first, in order.
     fn used(&self) -> impl Iterator<Item = usize> + '_ {
         self.bits.iter().enumerate().flat_map(|(k, &word)| {
             let mut rest = word;
@@ -56,10 +73,6 @@ impl Slice {
                 })
             })
         })
-    }
-
-    fn is_plain(&self) -> bool {
-        self.post_mask == u64::MAX
     }
 }
 
@@ -83,6 +96,11 @@ pub struct PackEffort {
     /// with `seed + i`; the smallest table wins. One chain gives what `seed` alone gives. 0
     /// counts as 1, and more than [`MAX_CHAINS`] as that many.
     pub chains: u32,
+    /// Before placing, stack comb slices (used slots in short teeth, with gaps of one period:
+    /// see [`comb_footprint`]) into each other, greedily, the
+    /// pair that saves the most slots first, and place each stack as one: combs, which
+    /// first-fit spreads over other slices' holes, then interleave whole.
+    pub stack: bool,
 }
 
 /// The most chains [`pack`] runs at once (a thread each).
@@ -104,6 +122,7 @@ impl Default for PackEffort {
             start_temperature: 64.0,
             seed: 1,
             chains: 1,
+            stack: false,
         }
     }
 }
@@ -114,6 +133,8 @@ impl Default for PackEffort {
 pub struct PackProgress {
     /// Orders placed after the largest-first one.
     pub orders: u64,
+    /// Quick packings placed while choosing magics ([`pack_choosing`]; 0 for [`pack`]).
+    pub choices: u64,
     /// Entries of the smallest table so far.
     pub best_entries: usize,
 }
@@ -121,7 +142,7 @@ pub struct PackProgress {
 /// What packing achieved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Packed {
-    /// The same magics with new offsets.
+    /// The set with new offsets (and from [`pack_choosing`], the magics it chose).
     pub set: MagicSet,
     /// Entries of the packed table.
     pub entries: usize,
@@ -129,12 +150,16 @@ pub struct Packed {
     pub entries_before: usize,
     /// Whether `stop` ended the search early (the set is the best one found until then).
     pub stopped: bool,
+    /// Squares whose magic [`pack_choosing`] changed (0 from [`pack`]).
+    pub magics_changed: usize,
 }
 
 /// Packs `set` with the given effort and keeps the smallest table; `progress` hears of every
 /// order placed (from every chain's thread), and `stop` ends the search early, keeping the
 /// best arrangement so far. The same effort gives the same set on any machine. The
-/// input must verify, and so does the result (it is checked). A post-masked set
+/// input must verify, and so does the result (it is checked). The result is never larger
+/// than the input's own table: a packed set that no order placed here beats comes back as
+/// it was. A post-masked set
 /// ([`MagicSet::post_masked`]) packs into one combined table, its slices sharing slots wherever
 /// their masks allow.
 ///
@@ -155,18 +180,272 @@ pub fn pack(
     stop: &AtomicBool,
 ) -> Result<Packed, VerifyError> {
     let entries_before = verify(set)?.entries();
-    let slices = slices_of(set);
+    let packed = arrange(set, entries_before, 0, effort, progress, stop)?;
+    Ok(no_larger_than(set, packed))
+}
 
-    let mut largest_first: Vec<usize> = (0..slices.len()).collect();
-    largest_first.sort_by_key(|&i| {
+/// `packed`, unless `set` (the same magics) already has a table no larger: then `set` as it
+/// is, so that packing a packed set never loses what an earlier, longer search found.
+fn no_larger_than(set: &MagicSet, packed: Packed) -> Packed {
+    if packed.entries < packed.entries_before {
+        return packed;
+    }
+    Packed {
+        set: set.clone(),
+        entries: packed.entries_before,
+        ..packed
+    }
+}
+
+/// Why [`pack_choosing`] refused its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChooseError {
+    /// The set (`alternative` `None`) or an alternative (`Some(i)`: `alternatives[i]`) does
+    /// not verify.
+    Invalid {
+        /// Which alternative, if not the set.
+        alternative: Option<usize>,
+        /// What is wrong with it.
+        error: VerifyError,
+    },
+    /// An alternative has another scheme than the set, or other index bits on a square.
+    Mismatch {
+        /// Which alternative.
+        alternative: usize,
+        /// What differs.
+        reason: String,
+    },
+}
+
+impl core::fmt::Display for ChooseError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ChooseError::Invalid {
+                alternative: None,
+                error,
+            } => write!(f, "{error}"),
+            ChooseError::Invalid {
+                alternative: Some(i),
+                error,
+            } => write!(f, "alternative {}: {error}", i + 1),
+            ChooseError::Mismatch {
+                alternative,
+                reason,
+            } => write!(f, "alternative {}: {reason}", alternative + 1),
+        }
+    }
+}
+
+impl std::error::Error for ChooseError {}
+
+/// Packs `set` like [`pack`], but first chooses each square's magic among its own and those
+/// that `alternatives` (verified sets of the same scheme and index bits, from other searches)
+/// give the square, by coordinate descent: square after square, each other magic replaces the
+/// kept one if a quick packing (the same stacking, largest first and up to [`QUICK_TRIES`]
+/// perturbed orders) gets smaller with it; rounds repeat until one changes nothing. Which
+/// magics pack well depends on the others' (combs of one period interleave, see
+/// [`Prefer::Comb`](crate::Prefer::Comb)), which no search of one square sees. Then the set
+/// with the chosen magics is packed with `effort`. Deterministic, like [`pack`]; `stop`
+/// ends the descent too, keeping the magics chosen so far. `progress` hears of each quick
+/// packing ([`PackProgress::choices`]) and then of the orders as in [`pack`].
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use magic_search::{PackEffort, Scheme, SearchConfig, find_set, pack, pack_choosing};
+///
+/// let config = |seed| SearchConfig { scheme: Scheme::Black, seed, ..SearchConfig::default() };
+/// let (set, _) = find_set(&config(1), 1, &|_| {});
+/// let (other, _) = find_set(&config(2), 1, &|_| {});
+/// let effort = PackEffort { tries: 0, ..PackEffort::default() };
+/// let never = AtomicBool::new(false);
+/// let alone = pack(&set, &effort, &|_| {}, &never).unwrap();
+/// let chosen = pack_choosing(&set, &[other], &effort, &|_| {}, &never).unwrap();
+/// assert!(chosen.entries <= alone.entries);
+/// ```
+pub fn pack_choosing(
+    set: &MagicSet,
+    alternatives: &[MagicSet],
+    effort: &PackEffort,
+    progress: &(dyn Fn(PackProgress) + Sync),
+    stop: &AtomicBool,
+) -> Result<Packed, ChooseError> {
+    let invalid = |alternative| move |error| ChooseError::Invalid { alternative, error };
+    let entries_before = verify(set).map_err(invalid(None))?.entries();
+    for (i, alternative) in alternatives.iter().enumerate() {
+        verify(alternative).map_err(invalid(Some(i)))?;
+        let mismatch = |reason| ChooseError::Mismatch {
+            alternative: i,
+            reason,
+        };
+        if alternative.scheme != set.scheme {
+            return Err(mismatch(format!(
+                "its scheme is {}, the set's {}",
+                alternative.scheme, set.scheme
+            )));
+        }
+        for kind in SliderKind::ALL {
+            for square in 0..64u8 {
+                let (theirs, ours) = (
+                    alternative.entries(kind)[square as usize].bits,
+                    set.entries(kind)[square as usize].bits,
+                );
+                if theirs != ours {
+                    return Err(mismatch(format!(
+                        "{kind} {} has {theirs} index bits, the set's {ours}",
+                        square_name(square)
+                    )));
+                }
+            }
+        }
+    }
+    let (chosen, choices) = choose(set, alternatives, effort, progress, stop);
+    let mut packed =
+        arrange(&chosen, entries_before, choices, effort, progress, stop).map_err(invalid(None))?;
+    packed.stopped |= stop.load(Ordering::Relaxed);
+    packed.magics_changed = SliderKind::ALL
+        .into_iter()
+        .map(|kind| {
+            (set.entries(kind).iter().zip(packed.set.entries(kind)))
+                .filter(|(before, after)| before.magic != after.magic)
+                .count()
+        })
+        .sum();
+    Ok(if packed.magics_changed == 0 {
+        no_larger_than(set, packed)
+    } else {
+        packed
+    })
+}
+
+/// The most perturbed orders [`pack_choosing`]'s quick packing tries after the largest-first
+/// one (fewer if the effort's `tries` are fewer: its first chain starts with the same orders,
+/// so the final table is never larger than the quick packing of the chosen magics).
+pub const QUICK_TRIES: u32 = 8;
+
+/// The descent of [`pack_choosing`]: the set with the chosen magics (offsets unchanged, so not
+/// a valid table until arranged), and how many quick packings it placed.
+fn choose(
+    set: &MagicSet,
+    alternatives: &[MagicSet],
+    effort: &PackEffort,
+    progress: &(dyn Fn(PackProgress) + Sync),
+    stop: &AtomicBool,
+) -> (MagicSet, u64) {
+    let mut chosen = set.clone();
+    let mut slices = slices_of(set);
+    let mut smallest = quick_entries(&slices, effort);
+    let mut choices = 0;
+    loop {
+        let mut improved = false;
+        for (i, (kind, square)) in SliderKind::ALL
+            .into_iter()
+            .flat_map(|kind| (0..64u8).map(move |square| (kind, square)))
+            .enumerate()
+        {
+            let mut options: Vec<u64> = Vec::with_capacity(alternatives.len());
+            for alternative in alternatives {
+                let magic = alternative.entries(kind)[square as usize].magic;
+                if !options.contains(&magic) {
+                    options.push(magic);
+                }
+            }
+            for magic in options {
+                if magic == chosen.entries(kind)[square as usize].magic {
+                    continue;
+                }
+                if stop.load(Ordering::Relaxed) {
+                    return (chosen, choices);
+                }
+                let kept =
+                    core::mem::replace(&mut slices[i], square_slice(&chosen, kind, square, magic));
+                let entries = quick_entries(&slices, effort);
+                choices += 1;
+                if entries < smallest {
+                    smallest = entries;
+                    chosen.entries_mut(kind)[square as usize].magic = magic;
+                    improved = true;
+                } else {
+                    slices[i] = kept;
+                }
+                progress(PackProgress {
+                    orders: 0,
+                    choices,
+                    best_entries: smallest,
+                });
+            }
+        }
+        if !improved {
+            return (chosen, choices);
+        }
+    }
+}
+
+/// The table a quick packing of `slices` reaches: stacked if `effort` stacks, the
+/// largest-first order and the first [`QUICK_TRIES`] of the effort's tries (the first chain's).
+fn quick_entries(slices: &[Slice], effort: &PackEffort) -> usize {
+    let slices = if effort.stack {
+        stack(slices.to_vec())
+    } else {
+        slices.to_vec()
+    };
+    let mut order = largest_first(&slices);
+    let mut smallest = place(&slices, &order).0;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(effort.seed);
+    for _ in 0..effort.tries.min(QUICK_TRIES) {
+        let perturbed = perturb(&order, &mut rng);
+        let entries = place(&slices, &perturbed).0;
+        if entries < smallest {
+            smallest = entries;
+            order = perturbed;
+        }
+    }
+    smallest
+}
+
+/// The slices' indices, most used slots first (then the longest span): first-fit's best
+/// single order.
+fn largest_first(slices: &[Slice]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..slices.len()).collect();
+    order.sort_by_key(|&i| {
         (
             core::cmp::Reverse(slices[i].used_slots()),
             core::cmp::Reverse(slices[i].span()),
         )
     });
+    order
+}
+
+/// `order` with a few neighbours swapped: big slices stay early.
+fn perturb(order: &[usize], rng: &mut Xoshiro256PlusPlus) -> Vec<usize> {
+    let mut perturbed = order.to_vec();
+    for _ in 0..8 {
+        let i = (rng.next_u64() % (perturbed.len() as u64 - 1)) as usize;
+        perturbed.swap(i, i + 1);
+    }
+    perturbed
+}
+
+/// [`pack`] once the input is known to verify: stacks if asked, places, searches the orders.
+/// `choices`: the quick packings placed before (reported with the progress).
+fn arrange(
+    set: &MagicSet,
+    entries_before: usize,
+    choices: u64,
+    effort: &PackEffort,
+    progress: &(dyn Fn(PackProgress) + Sync),
+    stop: &AtomicBool,
+) -> Result<Packed, VerifyError> {
+    let slices = if effort.stack {
+        stack(slices_of(set))
+    } else {
+        slices_of(set)
+    };
+
+    let largest_first = largest_first(&slices);
     let first = place(&slices, &largest_first);
     let shared = Shared {
         orders: AtomicU64::new(0),
+        choices,
         best_entries: AtomicUsize::new(first.0),
         progress,
         stop,
@@ -196,11 +475,14 @@ pub fn pack(
         .into_iter()
         .min_by_key(|end| end.best.0)
         .expect("there is at least one chain");
-    let (entries, offsets) = best.best;
+    let (entries, starts) = best.best;
 
     let mut packed = set.clone();
-    for (slice, offset) in slices.iter().zip(offsets) {
-        packed.entries_mut(slice.kind)[slice.square as usize].offset = offset;
+    for (slice, start) in slices.iter().zip(starts) {
+        for member in &slice.members {
+            packed.entries_mut(member.kind)[member.square as usize].offset =
+                (start + member.at) as i64 - member.lowest as i64;
+        }
     }
     // The packer is a heuristic over hand-written bookkeeping: prove the result.
     let check = verify(&packed)?;
@@ -210,12 +492,14 @@ pub fn pack(
         entries: check.entries(),
         entries_before,
         stopped,
+        magics_changed: 0,
     })
 }
 
 /// What the chains share: the progress of all of them, and the stop flag.
 struct Shared<'a> {
     orders: AtomicU64,
+    choices: u64,
     best_entries: AtomicUsize,
     progress: &'a (dyn Fn(PackProgress) + Sync),
     stop: &'a AtomicBool,
@@ -230,6 +514,7 @@ impl Shared<'_> {
             .min(entries);
         (self.progress)(PackProgress {
             orders,
+            choices: self.choices,
             best_entries: best,
         });
     }
@@ -243,14 +528,14 @@ impl Shared<'_> {
 struct Chain<'a> {
     slices: &'a [Slice],
     order: Vec<usize>,
-    /// The smallest table met: its length and the slices' offsets.
-    best: (usize, Vec<i64>),
+    /// The smallest table met: its length and where each slice's first used slot goes.
+    best: (usize, Vec<usize>),
     rng: Xoshiro256PlusPlus,
 }
 
 /// How a chain ended.
 struct ChainEnd {
-    best: (usize, Vec<i64>),
+    best: (usize, Vec<usize>),
     stopped: bool,
 }
 
@@ -260,12 +545,7 @@ impl Chain<'_> {
             if shared.stopped() {
                 return self.end(true);
             }
-            // Swap a few neighbours: big slices stay early.
-            let mut perturbed = self.order.clone();
-            for _ in 0..8 {
-                let i = (self.rng.next_u64() % (perturbed.len() as u64 - 1)) as usize;
-                perturbed.swap(i, i + 1);
-            }
+            let perturbed = perturb(&self.order, &mut self.rng);
             let candidate = place(self.slices, &perturbed);
             if candidate.0 < self.best.0 {
                 self.best = candidate;
@@ -358,7 +638,7 @@ pub struct IndexSpans {
 pub fn index_spans(set: &MagicSet) -> IndexSpans {
     let mut spans = IndexSpans { rook: 0, bishop: 0 };
     for slice in slices_of(set) {
-        match slice.kind {
+        match slice.members[0].kind {
             SliderKind::Rook => spans.rook += slice.span(),
             SliderKind::Bishop => spans.bishop += slice.span(),
         }
@@ -366,66 +646,176 @@ pub fn index_spans(set: &MagicSet) -> IndexSpans {
     spans
 }
 
+/// Every square's slice, alone, rooks a1..h8 then bishops.
 fn slices_of(set: &MagicSet) -> Vec<Slice> {
-    let mut slices = Vec::with_capacity(128);
-    for kind in SliderKind::ALL {
-        for square in 0..64u8 {
-            let base = set.entries(kind)[square as usize].offset;
-            let mut used: Vec<(usize, u64)> = occupancies_with_attacks(kind, square)
-                .map(|(occupancy, attacks)| {
-                    ((set.slot(kind, square, occupancy) - base) as usize, attacks)
-                })
-                .collect();
-            used.sort_unstable();
-            used.dedup();
-            let lowest = used.first().map_or(0, |&(index, _)| index);
-            let span = used.last().map_or(0, |&(index, _)| index + 1 - lowest);
-            let mut attacks = vec![0; span];
-            let mut bits = vec![0u64; span.div_ceil(64)];
-            for (index, held) in used {
-                attacks[index - lowest] = held;
-                bits[(index - lowest) / 64] |= 1 << ((index - lowest) % 64);
-            }
-            slices.push(Slice {
-                kind,
-                square,
-                post_mask: set.post_mask(kind, square),
-                lowest,
-                attacks,
-                bits,
-            });
-        }
-    }
-    slices
+    SliderKind::ALL
+        .into_iter()
+        .flat_map(|kind| (0..64u8).map(move |square| (kind, square)))
+        .map(|(kind, square)| {
+            let entry = set.entries(kind)[square as usize];
+            square_slice(set, kind, square, entry.magic)
+        })
+        .collect()
 }
 
-/// First-fit placement in the given order: the table length and each slice's offset (in the
-/// slices' own order).
-fn place(slices: &[Slice], order: &[usize]) -> (usize, Vec<i64>) {
+/// The slice of `square` with `magic` (and the set's bits and post mask).
+fn square_slice(set: &MagicSet, kind: SliderKind, square: u8, magic: u64) -> Slice {
+    let bits = set.entries(kind)[square as usize].bits;
+    let mask = relevant_mask(kind, square);
+    let post_mask = set.post_mask(kind, square);
+    let mut used: Vec<(usize, u64)> = occupancies_with_attacks(kind, square)
+        .map(|(occupancy, attacks)| (set.scheme.index(occupancy, mask, magic, bits), attacks))
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    let lowest = used.first().map_or(0, |&(index, _)| index);
+    let span = used.last().map_or(0, |&(index, _)| index + 1 - lowest);
+    let mut demands = vec![SlotDemand::default(); span];
+    let mut bits = vec![0u64; span.div_ceil(64)];
+    for (index, held) in used {
+        demands[index - lowest] = SlotDemand::of(held, post_mask);
+        bits[(index - lowest) / 64] |= 1 << ((index - lowest) % 64);
+    }
+    Slice {
+        members: vec![Member {
+            kind,
+            square,
+            lowest,
+            at: 0,
+        }],
+        demands,
+        bits,
+        plain: post_mask == u64::MAX,
+    }
+}
+
+/// Which slices take part in stacking: combs, whose [`comb_footprint`] is at most three
+/// quarters of their span (holes without a period seldom take another slice whole, and
+/// measuring every pair of a set of such slices costs seconds).
+fn is_comb(slice: &Slice) -> bool {
+    let residues = slice.used().fold(0u128, |residues, index| {
+        residues | 1 << (index % MAX_COMB_PERIOD)
+    });
+    4 * comb_footprint(slice.span(), residues) <= 3 * slice.span()
+}
+
+/// How two slices stack: the guest's first used slot `shift` slots after the host's (before
+/// it when negative), which makes their joint span `saving` slots shorter than the two spans'
+/// sum.
+#[derive(Clone, Copy, Debug)]
+struct Stacking {
+    host_first: bool,
+    shift: isize,
+    saving: usize,
+}
+
+/// Stacks comb slices ([`is_comb`]) into each other, greedily: the pair whose stacking saves the most slots first, again and again, as long as
+/// some pair saves at least half the shorter one's span. Each stack is then placed as one
+/// slice. First-fit alone places a comb-like slice (used slots in short teeth with gaps of
+/// equal period) wherever its teeth first fit, usually across other slices' holes, and leaves
+/// its own gaps empty; stacked, two or three combs of the same period fill one span.
+fn stack(mut slices: Vec<Slice>) -> Vec<Slice> {
+    // Each slice has an id for the pairs already measured; a stack gets a new one.
+    let mut ids: Vec<usize> = (0..slices.len()).collect();
+    let mut next_id = slices.len();
+    let mut measured: HashMap<(usize, usize), Option<Stacking>> = HashMap::new();
+    loop {
+        let combs: Vec<usize> = (0..slices.len()).filter(|&i| is_comb(&slices[i])).collect();
+        let mut best: Option<(usize, usize, Stacking)> = None;
+        for (n, &i) in combs.iter().enumerate() {
+            for &j in &combs[n + 1..] {
+                let stacking = *measured
+                    .entry((ids[i], ids[j]))
+                    .or_insert_with(|| best_stacking(&slices[i], &slices[j]));
+                if let Some(stacking) = stacking
+                    && best.is_none_or(|(_, _, kept)| stacking.saving > kept.saving)
+                {
+                    best = Some((i, j, stacking));
+                }
+            }
+        }
+        let Some((i, j, stacking)) = best else {
+            return slices;
+        };
+        let (host, guest) = if stacking.host_first { (i, j) } else { (j, i) };
+        let merged = merge(&slices[host], &slices[guest], stacking.shift);
+        // `i < j`: remove `j` first, so that `i` still names its slice.
+        slices.swap_remove(j);
+        ids.swap_remove(j);
+        slices.swap_remove(i);
+        ids.swap_remove(i);
+        slices.push(merged);
+        ids.push(next_id);
+        next_id += 1;
+    }
+}
+
+/// The stacking of `a` and `b` that saves the most slots, if one saves at least half the
+/// shorter span: the shorter slice (the guest) inside the longer one (the host) if it fits
+/// anywhere there, else sticking out one slot more at either end, then two, and so on.
+fn best_stacking(a: &Slice, b: &Slice) -> Option<Stacking> {
+    let host_first = a.span() >= b.span();
+    let (host, guest) = if host_first { (a, b) } else { (b, a) };
+    // The host's first used slot at `guest.span()`, so that every shift is a start >= 0.
     let mut table = Table::default();
-    let mut offsets = vec![0i64; slices.len()];
+    table.add(host, guest.span());
+    let inside = host.span() - guest.span();
+    let fits = |shift: isize| table.fits(guest, (guest.span() as isize + shift) as usize);
+    let found = |shift: isize, out: usize| Stacking {
+        host_first,
+        shift,
+        saving: guest.span() - out,
+    };
+    if let Some(shift) = (0..=inside as isize).find(|&shift| fits(shift)) {
+        return Some(found(shift, 0));
+    }
+    (1..=guest.span() / 2).find_map(|out| {
+        [-(out as isize), (inside + out) as isize]
+            .into_iter()
+            .find(|&shift| fits(shift))
+            .map(|shift| found(shift, out))
+    })
+}
+
+/// `guest` stacked into `host` with its first used slot `shift` slots after the host's.
+fn merge(host: &Slice, guest: &Slice, shift: isize) -> Slice {
+    let host_at = shift.min(0).unsigned_abs();
+    let guest_at = (host_at as isize + shift) as usize;
+    let span = (host_at + host.span()).max(guest_at + guest.span());
+    let mut merged = Slice {
+        members: Vec::with_capacity(host.members.len() + guest.members.len()),
+        demands: vec![SlotDemand::default(); span],
+        bits: vec![0; span.div_ceil(64)],
+        plain: host.plain && guest.plain,
+    };
+    for (part, at) in [(host, host_at), (guest, guest_at)] {
+        merged
+            .members
+            .extend(part.members.iter().map(|member| Member {
+                at: member.at + at,
+                ..*member
+            }));
+        for index in part.used() {
+            let slot = at + index;
+            merged.demands[slot] = merged.demands[slot].union(part.demands[index]);
+            merged.bits[slot / 64] |= 1 << (slot % 64);
+        }
+    }
+    merged
+}
+
+/// First-fit placement in the given order: the table length and where each slice's first used
+/// slot goes (in the slices' own order).
+fn place(slices: &[Slice], order: &[usize]) -> (usize, Vec<usize>) {
+    let mut table = Table::default();
+    let mut starts = vec![0; slices.len()];
     for &i in order {
         let slice = &slices[i];
-        // The slice's first used slot goes at `start`.
-        let mut start = 0usize;
-        loop {
-            if slice.is_plain() {
-                // A plain slice's first slot needs an empty one (no two squares' attack sets
-                // are equal, so a filled plain slot admits no other slice): skip filled runs.
-                start = table.next_empty(start);
-            }
-            let fits = table.fits(slice, start);
-            if fits {
-                break;
-            }
-            start += 1;
-        }
-        for index in slice.used() {
-            table.add(start + index, slice.attacks[index], slice.post_mask);
-        }
-        offsets[i] = start as i64 - slice.lowest as i64;
+        let start = table.first_fit(slice, 0);
+        table.add(slice, start);
+        starts[i] = start;
     }
-    (table.demands.len(), offsets)
+    (table.demands.len(), starts)
 }
 
 /// The shared table while slices are placed: what each slot must hold, and a bit per slot
@@ -437,28 +827,38 @@ struct Table {
 }
 
 impl Table {
-    fn add(&mut self, slot: usize, attacks: u64, post_mask: u64) {
-        if slot >= self.demands.len() {
-            self.demands.resize(slot + 1, SlotDemand::default());
-            self.filled.resize(slot / 64 + 1, 0);
+    /// Puts `slice` with its first used slot at `start`.
+    fn add(&mut self, slice: &Slice, start: usize) {
+        let end = start + slice.span();
+        if end > self.demands.len() {
+            self.demands.resize(end, SlotDemand::default());
+            self.filled.resize(end.div_ceil(64), 0);
         }
-        self.demands[slot] = self.demands[slot].with(attacks, post_mask);
-        self.filled[slot / 64] |= 1 << (slot % 64);
+        for index in slice.used() {
+            let slot = start + index;
+            self.demands[slot] = self.demands[slot].union(slice.demands[index]);
+            self.filled[slot / 64] |= 1 << (slot % 64);
+        }
+    }
+
+    /// The lowest start from `from` on where `slice` fits.
+    fn first_fit(&self, slice: &Slice, from: usize) -> usize {
+        let mut start = from;
+        loop {
+            if slice.plain {
+                // A plain slice's first slot needs an empty one: skip filled runs.
+                start = self.next_empty(start);
+            }
+            if self.fits(slice, start) {
+                return start;
+            }
+            start += 1;
+        }
     }
 
     /// Whether `slice` fits with its first used slot at `start`: only where its used slots
-    /// meet filled ones is the demand checked.
+    /// meet filled ones are the demands compared.
     fn fits(&self, slice: &Slice, start: usize) -> bool {
-        // The plain case gets its own copy, with the mask a constant.
-        if slice.is_plain() {
-            self.fits_through(slice, start, u64::MAX)
-        } else {
-            self.fits_through(slice, start, slice.post_mask)
-        }
-    }
-
-    #[inline(always)]
-    fn fits_through(&self, slice: &Slice, start: usize, post_mask: u64) -> bool {
         let (first_word, shift) = (start / 64, start % 64);
         let mut carried = 0;
         for (k, &bits) in slice.bits.iter().chain([&0]).enumerate() {
@@ -470,7 +870,7 @@ impl Table {
             let mut met = here & filled;
             while met != 0 {
                 let slot = (first_word + k) * 64 + met.trailing_zeros() as usize;
-                if !self.demands[slot].admits(slice.attacks[slot - start], post_mask) {
+                if !self.demands[slot].joins(slice.demands[slot - start]) {
                     return false;
                 }
                 met &= met - 1;
@@ -672,5 +1072,163 @@ mod tests {
         assert_eq!(orders.into_inner(), 3);
         assert!(packed.entries < packed.entries_before);
         assert_eq!(verify(&packed.set).unwrap().entries(), packed.entries);
+    }
+
+    /// Comb magics for rook b8 and g8 (black, 12 bits): each uses three or two neighbouring
+    /// slots of every eight over nearly the whole 4,096.
+    const COMB_B8: u64 = 0x0000_8002_0104_400a;
+    const COMB_G8: u64 = 0x8a00_0028_0200_7004;
+
+    /// `set` with rook b8's and g8's magics replaced by the combs, slices laid end to end.
+    fn with_combs(set: &MagicSet) -> MagicSet {
+        let mut combs = set.clone();
+        combs.rook[57].magic = COMB_B8;
+        combs.rook[62].magic = COMB_G8;
+        let mut offset = 0;
+        for kind in SliderKind::ALL {
+            for entry in combs.entries_mut(kind) {
+                entry.offset = offset;
+                offset += 1 << entry.bits;
+            }
+        }
+        verify(&combs).expect("the combs are valid magics");
+        combs
+    }
+
+    #[test]
+    fn two_combs_of_one_period_stack_into_one_span() {
+        let combs = with_combs(&black_set());
+        let slices = slices_of(&combs);
+        let (b8, g8) = (&slices[57], &slices[62]);
+        assert!(is_comb(b8) && is_comb(g8));
+        // They interleave, one sticking out by less than a period.
+        let stacking = best_stacking(b8, g8).expect("they interleave");
+        let shorter = b8.span().min(g8.span());
+        assert!(stacking.saving + 8 > shorter, "{stacking:?}");
+        let (host, guest) = if stacking.host_first {
+            (b8, g8)
+        } else {
+            (g8, b8)
+        };
+        let merged = merge(host, guest, stacking.shift);
+        assert_eq!(merged.span(), b8.span() + g8.span() - stacking.saving);
+        assert_eq!(merged.used_slots(), b8.used_slots() + g8.used_slots());
+
+        // Stacked alone, they become one slice of both.
+        let stacked = stack(vec![b8.clone(), g8.clone()]);
+        assert_eq!(stacked.len(), 1);
+        assert_eq!(stacked[0].span(), merged.span());
+        let squares: Vec<u8> = stacked[0].members.iter().map(|m| m.square).collect();
+        assert_eq!(squares.len(), 2);
+        assert!(squares.contains(&57) && squares.contains(&62));
+
+        // A set packed with stacking verifies.
+        let effort = PackEffort {
+            tries: 2,
+            stack: true,
+            ..PackEffort::default()
+        };
+        let packed = pack(&combs, &effort, &|_| {}, &AtomicBool::new(false)).unwrap();
+        assert_eq!(verify(&packed.set).unwrap().entries(), packed.entries);
+        assert!(packed.entries < packed.entries_before);
+    }
+
+    #[test]
+    fn choosing_among_alternatives_takes_the_combs_that_pack_smaller() {
+        let set = black_set();
+        let combs = with_combs(&set);
+        let effort = PackEffort {
+            tries: 0,
+            stack: true,
+            ..PackEffort::default()
+        };
+        let never = AtomicBool::new(false);
+        let alone = pack(&set, &effort, &|_| {}, &never).unwrap();
+        // No alternatives: what `pack` gives.
+        assert_eq!(
+            pack_choosing(&set, &[], &effort, &|_| {}, &never),
+            Ok(alone.clone())
+        );
+
+        let heard = Mutex::new(Vec::new());
+        let chosen = pack_choosing(
+            &set,
+            std::slice::from_ref(&combs),
+            &effort,
+            &|p| heard.lock().unwrap().push(p),
+            &never,
+        )
+        .unwrap();
+        assert_eq!(verify(&chosen.set).unwrap().entries(), chosen.entries);
+        assert!(
+            chosen.entries < alone.entries,
+            "{} {}",
+            chosen.entries,
+            alone.entries
+        );
+        assert_eq!(chosen.magics_changed, 2);
+        assert_eq!(chosen.set.rook[57].magic, COMB_B8);
+        assert_eq!(chosen.set.rook[62].magic, COMB_G8);
+        assert_eq!(chosen.entries_before, alone.entries_before);
+        // Two options tried in the first round, both kept; the second round tries none.
+        let heard = heard.into_inner().unwrap();
+        assert_eq!(heard.iter().map(|p| p.choices).max(), Some(2));
+        assert_eq!(heard.last().unwrap().best_entries, chosen.entries);
+        let again =
+            pack_choosing(&set, std::slice::from_ref(&combs), &effort, &|_| {}, &never).unwrap();
+        assert_eq!(again, chosen);
+
+        // Alternatives must verify and match the scheme and bits.
+        let mut broken = combs.clone();
+        broken.rook[57].magic = 1;
+        assert!(matches!(
+            pack_choosing(&set, &[combs.clone(), broken], &effort, &|_| {}, &never),
+            Err(ChooseError::Invalid {
+                alternative: Some(1),
+                ..
+            })
+        ));
+        let fixed = MagicSet {
+            scheme: Scheme::Fixed,
+            ..find_set(
+                &SearchConfig {
+                    scheme: Scheme::Fixed,
+                    ..SearchConfig::default()
+                },
+                2,
+                &|_| {},
+            )
+            .0
+        };
+        let error = pack_choosing(&set, &[fixed], &effort, &|_| {}, &never).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "alternative 1: its scheme is fixed, the set's black"
+        );
+    }
+
+    #[test]
+    fn packing_a_packed_set_never_makes_it_larger() {
+        let packed = pack_quietly(&black_set(), 64, 0).unwrap();
+        let never = AtomicBool::new(false);
+        let quick = PackEffort {
+            tries: 0,
+            ..PackEffort::default()
+        };
+        // The largest-first order alone does worse than the 64 tries did...
+        let raw = arrange(&packed.set, packed.entries, 0, &quick, &|_| {}, &never).unwrap();
+        assert!(
+            raw.entries > packed.entries,
+            "{} {}",
+            raw.entries,
+            packed.entries
+        );
+        // ...so the packed set comes back as it was.
+        let again = pack(&packed.set, &quick, &|_| {}, &never).unwrap();
+        assert_eq!(again.set, packed.set);
+        assert_eq!(
+            (again.entries, again.entries_before),
+            (packed.entries, packed.entries)
+        );
     }
 }

@@ -68,6 +68,15 @@ pub enum Prefer {
     /// the shorter span: a slice with more holes, though scattered ones, which packing seldom
     /// fills (results/analysis.md, issue 19).
     Used,
+    /// A smaller comb cost: the [`comb_footprint`] (the span, or for a slice whose used slots
+    /// fall into a few neighbouring residues modulo a period, a comb, only its teeth) plus a
+    /// [`COMB_SPAN_SHARE`]th of the span, since a comb's gaps are filled only where combs of
+    /// its period fit them: a dense slice keeps its span unless a comb is much better. Combs
+    /// of one period interleave, two or three in one span, when packed with
+    /// [`PackEffort::stack`](crate::PackEffort::stack); the rank-8 rook squares have such
+    /// magics and few short ones. Which combs pack best together, no search of one square
+    /// sees: [`pack_choosing`](crate::pack_choosing) chooses among several searches' magics.
+    Comb,
 }
 
 impl core::fmt::Display for Prefer {
@@ -75,6 +84,7 @@ impl core::fmt::Display for Prefer {
         f.write_str(match self {
             Prefer::Span => "span",
             Prefer::Used => "used",
+            Prefer::Comb => "comb",
         })
     }
 }
@@ -82,12 +92,13 @@ impl core::fmt::Display for Prefer {
 impl core::str::FromStr for Prefer {
     type Err = String;
 
-    /// `span` or `used`.
+    /// `span`, `used` or `comb`.
     fn from_str(text: &str) -> Result<Self, String> {
         match text {
             "span" => Ok(Prefer::Span),
             "used" => Ok(Prefer::Used),
-            _ => Err(format!("'{text}' is not span or used")),
+            "comb" => Ok(Prefer::Comb),
+            _ => Err(format!("'{text}' is not span, used or comb")),
         }
     }
 }
@@ -221,6 +232,20 @@ impl Problem {
         seen.iter().map(|word| word.count_ones() as usize).sum()
     }
 
+    /// The comb cost of `magic` with `bits` index bits (see [`Prefer::Comb`]).
+    fn comb_cost(&self, magic: u64, bits: u8) -> usize {
+        let shift = 64 - u32::from(bits);
+        let (mut lowest, mut highest, mut residues) = (usize::MAX, 0, 0u128);
+        for &key in &self.keys {
+            let index = bitforge_index::magic_index(key, magic, shift);
+            lowest = lowest.min(index);
+            highest = highest.max(index);
+            residues |= 1 << (index % MAX_COMB_PERIOD);
+        }
+        let span = highest + 1 - lowest;
+        comb_footprint(span, residues) + span / COMB_SPAN_SHARE
+    }
+
     /// Moves key `number` to `position` if it is further back (the order of keys is free).
     fn promote(&mut self, number: usize, position: usize) {
         if number > position {
@@ -230,18 +255,77 @@ impl Problem {
     }
 }
 
-/// What a candidate must stay below to be worth keeping: the slots its indices span and the
-/// distinct slots it uses ([`Limits::NONE`]: anything valid).
+/// The share of a slice's span that [`Prefer::Comb`] adds to its footprint: an eighth.
+pub const COMB_SPAN_SHARE: usize = 8;
+
+/// The longest period [`comb_footprint`] looks at.
+pub const MAX_COMB_PERIOD: usize = 128;
+
+/// The fewest periods a span must hold for [`comb_footprint`] to count it as a comb of that
+/// period.
+pub const MIN_TEETH: usize = 8;
+
+/// The slots a slice blocks when other slices may fill its gaps: a slice `span` slots long
+/// whose used slots are `residues` modulo [`MAX_COMB_PERIOD`] (a bit per residue). For a
+/// period `p` (a power of two, at most [`MAX_COMB_PERIOD`], the span at least [`MIN_TEETH`]
+/// periods long), the used residues modulo `p` lie in a circular run of `w` residues (the
+/// teeth) and leave the other `p - w` to other slices of the same period: the slice blocks
+/// `ceil(span / p) * w` slots. The footprint is the least of these and the span itself (a
+/// dense slice's footprint is its span).
+///
+/// ```
+/// use magic_search::search::comb_footprint;
+///
+/// // Used slots 5, 6, 7 of every 8, over 4,096 slots: teeth 3 wide, 512 of them.
+/// let residues = (0..128).filter(|r| r % 8 >= 5).fold(0u128, |m, r| m | 1 << r);
+/// assert_eq!(comb_footprint(4096, residues), 3 * 512);
+/// // Every residue used: no gap to share, the span.
+/// assert_eq!(comb_footprint(1024, u128::MAX), 1024);
+/// ```
+pub fn comb_footprint(span: usize, residues: u128) -> usize {
+    let mut footprint = span;
+    let (mut period, mut folded) = (MAX_COMB_PERIOD, residues);
+    while period >= 2 {
+        if span >= MIN_TEETH * period {
+            let gap = longest_circular_gap(folded, period);
+            footprint = footprint.min(span.div_ceil(period) * (period - gap));
+        }
+        period /= 2;
+        let low = (1u128 << period) - 1;
+        folded = (folded & low) | (folded >> period);
+    }
+    footprint
+}
+
+/// The longest circular run of clear bits among the low `period` bits of `residues`.
+fn longest_circular_gap(residues: u128, period: usize) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for bit in 0..2 * period {
+        if residues >> (bit % period) & 1 == 0 {
+            run += 1;
+            longest = longest.max(run.min(period));
+        } else {
+            run = 0;
+        }
+    }
+    longest
+}
+
+/// What a candidate must stay below to be worth keeping: the slots its indices span, the
+/// distinct slots it uses and its comb cost ([`Limits::NONE`]: anything valid). The comb cost
+/// is measured only for valid candidates; the collision test stops at the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Limits {
     span: usize,
     used: usize,
+    comb: usize,
 }
 
 impl Limits {
     const NONE: Limits = Limits {
         span: usize::MAX,
         used: usize::MAX,
+        comb: usize::MAX,
     };
 }
 
@@ -377,6 +461,11 @@ impl Tester {
     /// How many distinct slots `magic` uses with `bits` index bits.
     fn used_slots(&self, magic: u64, bits: u8) -> usize {
         self.problem.used_slots(magic, bits)
+    }
+
+    /// The comb cost of `magic` with `bits` index bits.
+    fn comb_cost(&self, magic: u64, bits: u8) -> usize {
+        self.problem.comb_cost(magic, bits)
     }
 
     /// The test after the killers: every key into the collision table.
@@ -700,19 +789,27 @@ impl SquareSearch {
                 Stage::Reduced { fewer } => (full - fewer, Some(config.budget), true, Limits::NONE),
                 // Better than the kept magic: a shorter span, or fewer slots used.
                 Stage::Narrow => {
-                    let limits =
-                        self.progress.best.map_or(Limits::NONE, |(kept, bits)| {
-                            match config.prefer {
-                                Prefer::Span => Limits {
-                                    span: kept.span() - 1,
-                                    used: usize::MAX,
-                                },
-                                Prefer::Used => Limits {
+                    let limits = self.progress.best.map_or(Limits::NONE, |(kept, bits)| {
+                        match config.prefer {
+                            Prefer::Span => Limits {
+                                span: kept.span() - 1,
+                                ..Limits::NONE
+                            },
+                            Prefer::Used => Limits {
+                                used: self.tester.used_slots(kept.magic, bits),
+                                ..Limits::NONE
+                            },
+                            // A slice uses no more slots than its comb cost counts.
+                            Prefer::Comb => {
+                                let comb = self.tester.comb_cost(kept.magic, bits);
+                                Limits {
                                     span: usize::MAX,
-                                    used: self.tester.used_slots(kept.magic, bits),
-                                },
+                                    used: comb,
+                                    comb,
+                                }
                             }
-                        });
+                        }
+                    });
                     (full, Some(config.budget), true, limits)
                 }
             };
@@ -728,6 +825,10 @@ impl SquareSearch {
                         Prefer::Used => {
                             let used = |f: Found| (tester.used_slots(f.magic, bits), f.span());
                             used(found) < used(kept)
+                        }
+                        Prefer::Comb => {
+                            let comb = |f: Found| tester.comb_cost(f.magic, bits);
+                            comb(found) < comb(kept)
                         }
                     });
                     if better {
@@ -818,7 +919,9 @@ impl SquareSearch {
             {
                 continue;
             }
-            if let Some((lowest, highest)) = self.tester.test_within(magic, bits, limits) {
+            if let Some((lowest, highest)) = self.tester.test_within(magic, bits, limits)
+                && (limits.comb == usize::MAX || self.tester.comb_cost(magic, bits) < limits.comb)
+            {
                 break Step::Found(Found {
                     magic,
                     lowest,
@@ -1115,5 +1218,58 @@ mod tests {
         assert!(result.bits == 5 || result.bits == 6);
         let hard = find_square(SliderKind::Rook, 0, &config);
         assert!(hard.bits <= 12);
+    }
+
+    #[test]
+    fn the_comb_footprint_counts_teeth_only_where_the_span_holds_enough_periods() {
+        let residues_of = |used: &[usize]| used.iter().fold(0u128, |m, &r| m | 1 << r);
+        // Residues 7 and 0 modulo 8 are neighbours (the run wraps): teeth 2 wide.
+        let wrapping: Vec<usize> = (0..128).filter(|r| r % 8 == 7 || r % 8 == 0).collect();
+        assert_eq!(longest_circular_gap(residues_of(&wrapping), 8), 6);
+        assert_eq!(comb_footprint(800, residues_of(&wrapping)), 100 * 2);
+        // 100 slots hold twelve periods of 8 (counted) but not eight of 16.
+        assert_eq!(comb_footprint(100, residues_of(&wrapping)), 13 * 2);
+        // Too short for any period: the span.
+        assert_eq!(comb_footprint(15, residues_of(&wrapping)), 15);
+        // Residues spread out every third: gaps of two, barely below the span.
+        let spread: Vec<usize> = (0..128).step_by(3).collect();
+        assert_eq!(comb_footprint(4096, residues_of(&spread)), 32 * 126);
+        // Teeth of 40 in 128, over 4,096 slots.
+        let teeth: Vec<usize> = (10..50).collect();
+        assert_eq!(comb_footprint(4096, residues_of(&teeth)), 32 * 40);
+    }
+
+    /// Preferring the comb cost: among the same candidates never a higher cost than
+    /// preferring the span, and narrowing by it lowers the cost further (rank 8's rooks,
+    /// where combs are).
+    #[test]
+    fn preferring_combs_keeps_the_cheapest_comb() {
+        let by_span = SearchConfig {
+            scheme: Scheme::Black,
+            candidates: 4,
+            ..SearchConfig::default()
+        };
+        let by_comb = SearchConfig {
+            prefer: Prefer::Comb,
+            ..by_span
+        };
+        let narrowing = SearchConfig {
+            narrow: true,
+            budget: Budget::Attempts(20_000),
+            ..by_comb
+        };
+        let mut cheaper = 0;
+        for square in [56, 57, 62] {
+            let problem = Problem::new(SliderKind::Rook, square, Scheme::Black);
+            let cost = |config: &SearchConfig| {
+                let found = find_square(SliderKind::Rook, square, config);
+                problem.comb_cost(found.magic, found.bits)
+            };
+            let [span, comb, narrowed] = [by_span, by_comb, narrowing].map(|c| cost(&c));
+            assert!(comb <= span, "square {square}: {comb} > {span}");
+            assert!(narrowed <= comb, "square {square}: {narrowed} > {comb}");
+            cheaper += usize::from(narrowed < span);
+        }
+        assert!(cheaper > 0);
     }
 }

@@ -135,19 +135,40 @@ pub(crate) struct SlotDemand {
 }
 
 impl SlotDemand {
+    /// What one lookup expecting `attacks` through `post_mask` demands.
+    #[inline]
+    pub(crate) fn of(attacks: u64, post_mask: u64) -> SlotDemand {
+        SlotDemand {
+            held: attacks,
+            forbidden: post_mask & !attacks,
+        }
+    }
+
     /// Whether one more lookup expecting `attacks` through `post_mask` can read this slot.
     #[inline]
     pub(crate) fn admits(self, attacks: u64, post_mask: u64) -> bool {
-        let added = self.with(attacks, post_mask);
-        added.held & added.forbidden == 0
+        self.joins(SlotDemand::of(attacks, post_mask))
     }
 
     /// The demand with that lookup added.
     #[inline]
     pub(crate) fn with(self, attacks: u64, post_mask: u64) -> SlotDemand {
+        self.union(SlotDemand::of(attacks, post_mask))
+    }
+
+    /// Whether one slot can serve the lookups of both demands.
+    #[inline]
+    pub(crate) fn joins(self, other: SlotDemand) -> bool {
+        let both = self.union(other);
+        both.held & both.forbidden == 0
+    }
+
+    /// What a slot serving the lookups of both demands must hold and must not.
+    #[inline]
+    pub(crate) fn union(self, other: SlotDemand) -> SlotDemand {
         SlotDemand {
-            held: self.held | attacks,
-            forbidden: self.forbidden | (post_mask & !attacks),
+            held: self.held | other.held,
+            forbidden: self.forbidden | other.forbidden,
         }
     }
 }

@@ -1069,3 +1069,110 @@ fn verify_reports_the_index_spans_a_narrowing_search_left() {
         stdout(&output)
     );
 }
+
+#[test]
+fn pack_stacks_and_chooses_among_other_sets_of_its_scheme() {
+    let dir = scratch("choose");
+    let [first, combs, fixed, alternative, packed] =
+        ["first", "combs", "fixed", "alternative", "packed"]
+            .map(|name| dir.join(format!("{name}.magics")));
+    let find = |args: &[&str]| {
+        let output = magic_search(&[&["find", "--threads", "2"][..], args].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+    };
+    find(&["--scheme", "black", "--out", path_str(&first)]);
+    find(&["--scheme", "fixed", "--out", path_str(&fixed)]);
+    // Narrowing by the comb cost.
+    find(&[
+        "--scheme",
+        "black",
+        "--narrow",
+        "--prefer",
+        "comb",
+        "--attempts",
+        "2000",
+        "--from",
+        path_str(&first),
+        "--seed",
+        "3",
+        "--out",
+        path_str(&combs),
+    ]);
+    let verified = magic_search(&["verify", path_str(&combs)]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+
+    // The embedded black set, and the same with comb magics on rook b8 and g8 (slices laid end
+    // to end) to choose from.
+    let embedded = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../core/magics/black-packed.magics"
+    );
+    let mut set = MagicSet::parse(&std::fs::read_to_string(embedded).unwrap()).unwrap();
+    set.rook[57].magic = 0x0000_8002_0104_400a;
+    set.rook[62].magic = 0x8a00_0028_0200_7004;
+    let mut offset = 0;
+    for kind in SliderKind::ALL {
+        for entry in set.entries_mut(kind) {
+            entry.offset = offset;
+            offset += 1 << entry.bits;
+        }
+    }
+    std::fs::write(&alternative, set.to_text(&[])).unwrap();
+    let output = magic_search(&[
+        "pack",
+        embedded,
+        "--stack",
+        "--tries",
+        "0",
+        "--choose-from",
+        path_str(&alternative),
+        "--out",
+        path_str(&packed),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("magics chosen from the other sets: "),
+        "{}",
+        stderr(&output)
+    );
+    let text = std::fs::read_to_string(&packed).unwrap();
+    assert!(
+        text.contains("# magics chosen from the other sets: "),
+        "{text}"
+    );
+    // A comb is taken where it packs smaller with the others.
+    let chosen = MagicSet::parse(&text).unwrap();
+    assert!(
+        [57, 62]
+            .iter()
+            .any(|&s| chosen.rook[s].magic == set.rook[s].magic)
+    );
+    let verified = magic_search(&["verify", path_str(&packed)]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+
+    assert_fails(
+        &magic_search(&["pack", path_str(&first), "--choose-from", path_str(&fixed)]),
+        2,
+        &format!(
+            "{}: alternative 1: its scheme is fixed, the set's black",
+            fixed.display()
+        ),
+        "another scheme",
+    );
+    let broken = dir.join("broken.magics");
+    let mut bad = set.clone();
+    bad.rook[0].magic = 1;
+    std::fs::write(&broken, bad.to_text(&[])).unwrap();
+    assert_fails(
+        &magic_search(&["pack", path_str(&first), "--choose-from", path_str(&broken)]),
+        1,
+        &format!("{}: alternative 1: ", broken.display()),
+        "an alternative that does not verify",
+    );
+    assert_fails(
+        &magic_search(&["find", "--prefer", "most"]),
+        2,
+        "span, used or comb",
+        "an unknown preference",
+    );
+}

@@ -65,8 +65,10 @@ pub(crate) struct FindArgs {
     narrow: bool,
 
     /// What makes a magic better for --candidates and --narrow: `span` (fewer slots from its
-    /// lowest index to its highest: short slices, what `pack` needs) or `used` (fewer distinct
-    /// slots used, i.e. more occupancies sharing a slot with the same attacks, then the
+    /// lowest index to its highest: short slices, what `pack` needs), `comb` (a smaller comb
+    /// footprint: the span, or for a slice whose used slots repeat in short teeth with gaps of
+    /// one period, the teeth alone; such combs interleave under `pack --stack`, and the
+    /// smallest black tables come from them) or `used` (fewer distinct slots used, then the
     /// shorter span: for research; its holes are scattered, and such sets pack worse).
     #[arg(long, default_value_t = Prefer::Span)]
     prefer: Prefer,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{MAX_CHAINS, PackEffort, pack};
+use magic_search::{ChooseError, MAX_CHAINS, PackEffort, pack_choosing};
 
 use crate::Failure;
 use crate::commands::resumable::interrupted;
@@ -46,6 +46,21 @@ pub(crate) struct PackArgs {
     #[arg(long)]
     post_mask: bool,
 
+    /// Before placing, stack comb slices (used slots in short teeth with gaps of one period,
+    /// such as the rank-8 rooks' of `find --narrow --prefer comb`) into each other, greedily,
+    /// the pair that saves the most slots first, and place each stack as one: they then
+    /// interleave whole instead of spreading over other slices' holes.
+    #[arg(long)]
+    stack: bool,
+
+    /// Other sets of the same scheme (from other searches, such as `find --narrow --prefer
+    /// comb` with other seeds): before packing, each square's magic is chosen among the
+    /// set's and theirs, square after square, keeping another one when a quick packing (the
+    /// same --stack, the largest-first order and up to 8 of the --tries) gets smaller with it, in
+    /// rounds until one changes nothing. The written set has the chosen magics.
+    #[arg(long, value_name = "SET", num_args = 1..)]
+    choose_from: Vec<PathBuf>,
+
     /// Seed of the perturbations and the annealing (of the first chain).
     #[arg(long, default_value_t = PackEffort::default().seed)]
     seed: u64,
@@ -83,12 +98,18 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
     output.check_writable()?;
     let mut set = read_set(&args.file)?;
     set.post_masked |= args.post_mask;
+    let alternatives = args
+        .choose_from
+        .iter()
+        .map(|path| read_set(path))
+        .collect::<Result<Vec<_>, _>>()?;
     let effort = PackEffort {
         tries: args.tries,
         anneal_steps: args.anneal,
         start_temperature: args.temperature,
         seed: args.seed,
         chains: args.chains,
+        stack: args.stack,
     };
     let orders_per_chain = u64::from(args.tries) + args.anneal;
     let progress = ProgressBar::new(orders_per_chain.saturating_mul(u64::from(args.chains)))
@@ -99,23 +120,41 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
             .expect("the template is valid")
             .progress_chars("=> "),
         );
-    let packed = pack(
+    let packed = pack_choosing(
         &set,
+        &alternatives,
         &effort,
         &|now| {
             progress.set_position(now.orders);
-            progress.set_message(format!("smallest {} entries", now.best_entries));
+            if now.orders == 0 && now.choices > 0 {
+                progress.set_message(format!(
+                    "choosing magics: {} quick packings, smallest {} entries",
+                    now.choices, now.best_entries
+                ));
+            } else {
+                progress.set_message(format!("smallest {} entries", now.best_entries));
+            }
         },
         interrupted(),
     )
-    .map_err(|error| Failure::invalid(format!("{}: {error}", args.file.display())))?;
+    .map_err(|error| match &error {
+        ChooseError::Invalid { alternative, .. } => {
+            let file = alternative.map_or(&args.file, |i| &args.choose_from[i]);
+            Failure::invalid(format!("{}: {error}", file.display()))
+        }
+        // Another scheme or other bits: the wrong file given, not a broken one.
+        ChooseError::Mismatch { alternative, .. } => Failure::input(format!(
+            "{}: {error}",
+            args.choose_from[*alternative].display()
+        )),
+    })?;
     progress.finish_and_clear();
     let stopped = if packed.stopped {
         " (stopped by Ctrl-C: the best arrangement found until then)"
     } else {
         ""
     };
-    let comments = [
+    let mut comments = vec![
         "bitforge magic set, packed by magic-search".to_owned(),
         format!("command: {}", command_line()),
         format!(
@@ -123,6 +162,12 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
             packed.entries, packed.entries_before
         ),
     ];
+    if !alternatives.is_empty() {
+        comments.push(format!(
+            "magics chosen from the other sets: {} squares",
+            packed.magics_changed
+        ));
+    }
     output.write(&packed.set.to_text(&comments))?;
     let post_mask = if packed.set.post_masked {
         ", post-masked (one combined table)"
@@ -137,6 +182,12 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
         packed.entries_before,
         kib(packed.entries_before)
     );
+    if !alternatives.is_empty() {
+        eprintln!(
+            "magics chosen from the other sets: {} squares",
+            packed.magics_changed
+        );
+    }
     if packed.stopped {
         return Err(Failure::interrupted(
             "stopped: the best arrangement found until then was written",
