@@ -323,7 +323,9 @@ pub fn pack_choosing(
 pub const QUICK_TRIES: u32 = 8;
 
 /// The descent of [`pack_choosing`]: the set with the chosen magics (offsets unchanged, so not
-/// a valid table until arranged), and how many quick packings it placed.
+/// a valid table until arranged), and how many quick packings it placed. Rounds of single
+/// squares' options alternate with a round of pairs ([`Descent::pairs`]) until neither
+/// changes anything.
 fn choose(
     set: &MagicSet,
     alternatives: &[MagicSet],
@@ -331,54 +333,191 @@ fn choose(
     progress: &(dyn Fn(PackProgress) + Sync),
     stop: &AtomicBool,
 ) -> (MagicSet, u64) {
-    let mut chosen = set.clone();
-    let mut slices = slices_of(set);
-    let mut smallest = quick_entries(&slices, effort);
-    let mut choices = 0;
-    loop {
-        let mut improved = false;
-        for (i, (kind, square)) in SliderKind::ALL
-            .into_iter()
-            .flat_map(|kind| (0..64u8).map(move |square| (kind, square)))
-            .enumerate()
-        {
-            let mut options: Vec<u64> = Vec::with_capacity(alternatives.len());
+    let slices = slices_of(set);
+    let mut descent = Descent {
+        chosen: set.clone(),
+        smallest: quick_entries(&slices, effort),
+        slices,
+        choices: 0,
+        effort,
+        progress,
+        stop,
+    };
+    // Each square's options: the alternatives' magics, once each, in their order.
+    let options: Vec<(usize, SliderKind, u8, Vec<u64>)> = squares()
+        .enumerate()
+        .map(|(i, (kind, square))| {
+            let mut magics: Vec<u64> = Vec::with_capacity(alternatives.len());
             for alternative in alternatives {
                 let magic = alternative.entries(kind)[square as usize].magic;
-                if !options.contains(&magic) {
-                    options.push(magic);
+                if !magics.contains(&magic) {
+                    magics.push(magic);
                 }
             }
-            for magic in options {
-                if magic == chosen.entries(kind)[square as usize].magic {
-                    continue;
-                }
-                if stop.load(Ordering::Relaxed) {
-                    return (chosen, choices);
-                }
-                let kept =
-                    core::mem::replace(&mut slices[i], square_slice(&chosen, kind, square, magic));
-                let entries = quick_entries(&slices, effort);
-                choices += 1;
-                if entries < smallest {
-                    smallest = entries;
-                    chosen.entries_mut(kind)[square as usize].magic = magic;
-                    improved = true;
-                } else {
-                    slices[i] = kept;
-                }
-                progress(PackProgress {
-                    orders: 0,
-                    choices,
-                    best_entries: smallest,
-                });
-            }
+            (i, kind, square, magics)
+        })
+        .collect();
+    loop {
+        let singles = options
+            .iter()
+            .flat_map(|(i, kind, square, magics)| {
+                magics
+                    .iter()
+                    .map(|&magic| vec![(*i, *kind, *square, magic)])
+            })
+            .collect();
+        let mut improved = descent.take_better(singles);
+        if !improved && effort.stack {
+            let pairs = descent.pairs(&options);
+            improved = descent.take_better(pairs);
         }
-        if !improved {
-            return (chosen, choices);
+        if !improved || descent.stopped() {
+            return (descent.chosen, descent.choices);
         }
     }
 }
+
+/// Every square, rooks a1..h8 then bishops: the order of [`slices_of`].
+fn squares() -> impl Iterator<Item = (SliderKind, u8)> {
+    SliderKind::ALL
+        .into_iter()
+        .flat_map(|kind| (0..64u8).map(move |square| (kind, square)))
+}
+
+/// Where [`choose`]'s descent stands.
+struct Descent<'a> {
+    chosen: MagicSet,
+    /// The chosen magics' slices, in [`squares`] order.
+    slices: Vec<Slice>,
+    /// The quick packing of `slices`.
+    smallest: usize,
+    choices: u64,
+    effort: &'a PackEffort,
+    progress: &'a (dyn Fn(PackProgress) + Sync),
+    stop: &'a AtomicBool,
+}
+
+/// One square's possible new magic: its index in [`squares`] order, kind, square, magic.
+type Change = (usize, SliderKind, u8, u64);
+
+impl Descent<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn is_chosen(&self, &(_, kind, square, magic): &Change) -> bool {
+        self.chosen.entries(kind)[square as usize].magic == magic
+    }
+
+    /// The quick packing with `changes` made.
+    fn entries_with(&self, changes: &[Change]) -> usize {
+        let mut slices = self.slices.clone();
+        for &(i, kind, square, magic) in changes {
+            slices[i] = square_slice(&self.chosen, kind, square, magic);
+        }
+        quick_entries(&slices, self.effort)
+    }
+
+    /// Goes through `candidates` (each a set of changes) in order, making each that gets the
+    /// quick packing smaller (judged after those made before it); whether any did. Several
+    /// are measured at once, one per core, and those after a taken one measured again: the
+    /// result is what one at a time gives. Candidates chosen already are skipped; a stop ends
+    /// the round.
+    fn take_better(&mut self, candidates: Vec<Vec<Change>>) -> bool {
+        let threads = thread::available_parallelism().map_or(1, |n| n.get());
+        let mut improved = false;
+        let mut next = 0;
+        while next < candidates.len() && !self.stopped() {
+            let batch: Vec<usize> = (next..candidates.len())
+                .filter(|&n| !candidates[n].iter().all(|change| self.is_chosen(change)))
+                .take(threads)
+                .collect();
+            let Some(&last) = batch.last() else {
+                break;
+            };
+            let (descent, candidates_ref) = (&*self, &candidates);
+            let entries: Vec<usize> = thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .iter()
+                    .map(|&n| scope.spawn(move || descent.entries_with(&candidates_ref[n])))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|handle| handle.join().unwrap_or_else(|panic| resume_unwind(panic)))
+                    .collect()
+            });
+            let taken = batch
+                .iter()
+                .zip(&entries)
+                .position(|(_, &entries)| entries < self.smallest);
+            let measured = taken.map_or(batch.len(), |k| k + 1);
+            self.choices += measured as u64;
+            next = match taken {
+                Some(k) => {
+                    self.smallest = entries[k];
+                    for &(i, kind, square, magic) in &candidates[batch[k]] {
+                        self.chosen.entries_mut(kind)[square as usize].magic = magic;
+                        self.slices[i] = square_slice(&self.chosen, kind, square, magic);
+                    }
+                    improved = true;
+                    batch[k] + 1
+                }
+                None => last + 1,
+            };
+            (self.progress)(PackProgress {
+                orders: 0,
+                choices: self.choices,
+                best_entries: self.smallest,
+            });
+        }
+        improved
+    }
+
+    /// The pairs worth a round: two squares changed at once, which a round of single squares
+    /// cannot find when neither change helps alone (a comb needs a partner of its period).
+    /// Only pairs of comb slices ([`is_comb`], one option per distinct slice) that stack almost
+    /// whole ([`PAIR_SAVING`]) are tried, most slots saved first.
+    fn pairs(&self, options: &[(usize, SliderKind, u8, Vec<u64>)]) -> Vec<Vec<Change>> {
+        let mut combs: Vec<(Change, Slice)> = Vec::new();
+        for (i, kind, square, magics) in options {
+            for &magic in magics {
+                let change = (*i, *kind, *square, magic);
+                if self.is_chosen(&change) {
+                    continue;
+                }
+                let slice = square_slice(&self.chosen, *kind, *square, magic);
+                let same_shape =
+                    |(known, other): &(Change, Slice)| known.0 == *i && other.bits == slice.bits;
+                if is_comb(&slice) && !combs.iter().any(same_shape) {
+                    combs.push((change, slice));
+                }
+            }
+        }
+        let mut pairs: Vec<(usize, Change, Change)> = Vec::new();
+        for (n, (first, a)) in combs.iter().enumerate() {
+            for (second, b) in &combs[n + 1..] {
+                if first.0 == second.0 {
+                    continue;
+                }
+                let shorter = a.span().min(b.span());
+                if let Some(stacking) = best_stacking(a, b)
+                    && stacking.saving * PAIR_SAVING.1 >= shorter * PAIR_SAVING.0
+                {
+                    pairs.push((stacking.saving, *first, *second));
+                }
+            }
+        }
+        pairs.sort_by_key(|&(saving, ..)| core::cmp::Reverse(saving));
+        pairs
+            .into_iter()
+            .map(|(_, first, second)| vec![first, second])
+            .collect()
+    }
+}
+
+/// How much of the shorter comb a pair must save when stacked for [`Descent::pairs`] to try
+/// it: fifteen sixteenths.
+const PAIR_SAVING: (usize, usize) = (15, 16);
 
 /// The table a quick packing of `slices` reaches: stacked if `effort` stacks, the
 /// largest-first order and the first [`QUICK_TRIES`] of the effort's tries (the first chain's).
@@ -646,11 +785,9 @@ pub fn index_spans(set: &MagicSet) -> IndexSpans {
     spans
 }
 
-/// Every square's slice, alone, rooks a1..h8 then bishops.
+/// Every square's slice, alone, in [`squares`] order.
 fn slices_of(set: &MagicSet) -> Vec<Slice> {
-    SliderKind::ALL
-        .into_iter()
-        .flat_map(|kind| (0..64u8).map(move |square| (kind, square)))
+    squares()
         .map(|(kind, square)| {
             let entry = set.entries(kind)[square as usize];
             square_slice(set, kind, square, entry.magic)
@@ -1230,5 +1367,92 @@ mod tests {
             (again.entries, again.entries_before),
             (packed.entries, packed.entries)
         );
+    }
+
+    /// The descent's rounds: measured several at a time, they take what one at a time takes;
+    /// two combs that stack whole are offered as a pair.
+    #[test]
+    fn the_descent_takes_what_one_at_a_time_takes_and_pairs_stacking_combs() {
+        let set = black_set();
+        let combs = with_combs(&set);
+        let other = find_set(
+            &SearchConfig {
+                scheme: Scheme::Black,
+                seed: 9,
+                ..SearchConfig::default()
+            },
+            2,
+            &|_| {},
+        )
+        .0;
+        let effort = PackEffort {
+            tries: 2,
+            stack: true,
+            ..PackEffort::default()
+        };
+        let never = AtomicBool::new(false);
+        let descent = || {
+            let slices = slices_of(&set);
+            Descent {
+                chosen: set.clone(),
+                smallest: quick_entries(&slices, &effort),
+                slices,
+                choices: 0,
+                effort: &effort,
+                progress: &|_| {},
+                stop: &never,
+            }
+        };
+        // Every fourth rook square's magic from `other`, then b8 and g8 from `combs`.
+        let candidates: Vec<Vec<Change>> = (0..64u8)
+            .step_by(4)
+            .map(|square| {
+                (
+                    usize::from(square),
+                    SliderKind::Rook,
+                    square,
+                    other.rook[usize::from(square)].magic,
+                )
+            })
+            .chain([57u8, 62].map(|square| {
+                (
+                    usize::from(square),
+                    SliderKind::Rook,
+                    square,
+                    combs.rook[usize::from(square)].magic,
+                )
+            }))
+            .map(|change| vec![change])
+            .collect();
+        let mut batched = descent();
+        assert!(batched.take_better(candidates.clone()));
+        let mut one_at_a_time = descent();
+        for candidate in &candidates {
+            let entries = one_at_a_time.entries_with(candidate);
+            if entries < one_at_a_time.smallest {
+                one_at_a_time.smallest = entries;
+                for &(i, kind, square, magic) in candidate {
+                    one_at_a_time.chosen.entries_mut(kind)[square as usize].magic = magic;
+                    one_at_a_time.slices[i] = square_slice(&set, kind, square, magic);
+                }
+            }
+        }
+        assert_eq!(batched.chosen, one_at_a_time.chosen);
+        assert_eq!(batched.smallest, one_at_a_time.smallest);
+
+        // The two combs, neither chosen, come as a pair.
+        let options: Vec<(usize, SliderKind, u8, Vec<u64>)> = squares()
+            .enumerate()
+            .map(|(i, (kind, square))| {
+                let magic = combs.entries(kind)[square as usize].magic;
+                (i, kind, square, vec![magic])
+            })
+            .collect();
+        let pairs = descent().pairs(&options);
+        let b8_g8 = vec![
+            (57, SliderKind::Rook, 57, COMB_B8),
+            (62, SliderKind::Rook, 62, COMB_G8),
+        ];
+        assert!(pairs.contains(&b8_g8), "{pairs:?}");
     }
 }

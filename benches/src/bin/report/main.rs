@@ -1,6 +1,6 @@
 //! Writes `results/README.md` and its SVG charts from the benchmark results saved on this
 //! machine: criterion's estimates of the default and the `-C target-cpu=native` build, the
-//! iai-callgrind summaries and the kept magic sets. Run from the workspace root after the
+//! iai-callgrind summaries; and `results/magics/README.md` from the kept magic sets. Run from the workspace root after the
 //! benchmarks (README.md, "Comparing backends", gives the commands).
 
 mod charts;
@@ -33,9 +33,12 @@ struct Args {
     /// iai-callgrind's saved summaries (`--save-summary=json`); left out when missing.
     #[arg(long, value_name = "DIR", default_value = "target/iai")]
     iai: PathBuf,
-    /// The kept magic sets, re-verified and listed.
+    /// The kept magic sets, re-verified and listed in README.md there with the records table.
     #[arg(long, value_name = "DIR", default_value = "results/magics")]
     magics: PathBuf,
+    /// Write only the kept sets' page (`--magics`/README.md), which needs no benchmark run.
+    #[arg(long)]
+    records_only: bool,
     /// Where README.md and the charts go.
     #[arg(long, value_name = "DIR", default_value = "results")]
     out: PathBuf,
@@ -57,6 +60,10 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<Vec<PathBuf>, String> {
+    let records = records::write(&args.magics, &records::load(&args.magics)?)?;
+    if args.records_only {
+        return Ok(vec![records]);
+    }
     let default = Estimates::load(&args.default)?;
     let native = if args.native.is_dir() {
         Some(Estimates::load(&args.native)?)
@@ -77,9 +84,10 @@ fn run(args: &Args) -> Result<Vec<PathBuf>, String> {
         default,
         native,
         instructions,
-        records: records::load(&args.magics)?,
     };
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    report.write(&args.out)
+    let mut written = report.write(&args.out)?;
+    written.push(records);
+    Ok(written)
 }

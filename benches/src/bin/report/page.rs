@@ -1,6 +1,5 @@
 //! The results page: sections of tables and charts, each from the saved measurements.
 
-use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +10,6 @@ use magic_search::Scheme;
 use crate::charts::{BarChart, Series, short};
 use crate::estimates::Estimates;
 use crate::iai::Summaries;
-use crate::records::Record;
 use crate::table::{Best, Table, thousands};
 use bitforge_benches::machine::Machine;
 
@@ -27,21 +25,12 @@ const SETWISE: [&str; 5] = [
     "pext-pdep-per-piece",
 ];
 
-/// Best known table sizes, for comparison with the kept sets.
-const BEST_KNOWN: &str = "Best known: 92,864 entries for reduced-bit fancy magics (rook \
-    88,064 + bishop 4,800, against 107,648 for plain fancy); 87,988 for packed black magics \
-    (Volker Annuss and Niklas Fiekas), 88,772 for fixed-shift white magics. Post-masked sets \
-    are a category of their own: one combined table for both pieces, each lookup ANDing its \
-    slot with the square's empty-board attacks (`magic-search pack --post-mask`); we know of \
-    no published figure for it.";
-
 /// Everything the page is made from.
 pub(crate) struct Report {
     pub(crate) machine: Machine,
     pub(crate) default: Estimates,
     pub(crate) native: Option<Estimates>,
     pub(crate) instructions: Summaries,
-    pub(crate) records: Vec<Record>,
 }
 
 /// A benchmarked name: a backend, or a peer (benchmark id `peer/NAME`).
@@ -561,24 +550,10 @@ impl Report {
         }
         w.table(&table);
         w.line(
-            "The kept sets in [`magics/`](magics/), each verified again by this report, with \
-             the command that produced it:\n",
+            "The kept sets, each verified again by this report, with the commands that \
+             produced them and the smallest of each kind against the best published tables: \
+             [magics/README.md](magics/README.md).\n",
         );
-        let mut text = String::from("| file | scheme | table entries | KiB | command |\n");
-        text += "| --- | --- | --- | --- | --- |\n";
-        for record in &self.records {
-            let _ = writeln!(
-                text,
-                "| {} | {} | {} | {:.1} | `{}` |",
-                record.file,
-                record.scheme,
-                thousands(record.entries),
-                record.entries as f64 * 8.0 / 1024.0,
-                record.command.as_deref().unwrap_or("(not recorded)")
-            );
-        }
-        w.line(&text);
-        w.line(&format!("{BEST_KNOWN}\n"));
     }
 
     fn instruction_counts(&self, w: &mut Writer<'_>) {
