@@ -1101,11 +1101,11 @@ fn pack_stacks_and_chooses_among_other_sets_of_its_scheme() {
     let verified = magic_search(&["verify", path_str(&combs)]);
     assert!(verified.status.success(), "{}", stderr(&verified));
 
-    // The embedded black set, and the same with comb magics on rook b8 and g8 (slices laid end
-    // to end) to choose from.
+    // A kept black set (narrow slices, rank 8 without combs), and the same with comb magics
+    // on rook b8 and g8 (slices laid end to end) to choose from.
     let embedded = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../core/magics/black-packed.magics"
+        "/../results/magics/black-narrow-14-annealed.magics"
     );
     let mut set = MagicSet::parse(&std::fs::read_to_string(embedded).unwrap()).unwrap();
     set.rook[57].magic = 0x0000_8002_0104_400a;

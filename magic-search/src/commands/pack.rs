@@ -56,8 +56,10 @@ pub(crate) struct PackArgs {
     /// Other sets of the same scheme (from other searches, such as `find --narrow --prefer
     /// comb` with other seeds): before packing, each square's magic is chosen among the
     /// set's and theirs, square after square, keeping another one when a quick packing (the
-    /// same --stack, the largest-first order and up to 8 of the --tries) gets smaller with it, in
-    /// rounds until one changes nothing. The written set has the chosen magics.
+    /// same --stack, the largest-first order and up to 8 of the --tries) gets smaller with it;
+    /// with --stack, a round of pairs follows (two combs changed at once, which neither helps
+    /// alone), and the rounds repeat until one changes nothing. The written set has the chosen
+    /// magics; Ctrl-C keeps those chosen so far.
     #[arg(long, value_name = "SET", num_args = 1..)]
     choose_from: Vec<PathBuf>,
 
