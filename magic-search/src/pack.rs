@@ -242,7 +242,8 @@ impl std::error::Error for ChooseError {}
 /// that `alternatives` (verified sets of the same scheme and index bits, from other searches)
 /// give the square, by coordinate descent: square after square, each other magic replaces the
 /// kept one if a quick packing (the same stacking, largest first and up to [`QUICK_TRIES`]
-/// perturbed orders) gets smaller with it; rounds repeat until one changes nothing. Which
+/// perturbed orders) gets smaller with it; with stacking, a round of pairs follows (two combs
+/// changed at once, which neither helps alone); rounds repeat until one changes nothing. Which
 /// magics pack well depends on the others' (combs of one period interleave, see
 /// [`Prefer::Comb`](crate::Prefer::Comb)), which no search of one square sees. Then the set
 /// with the chosen magics is packed with `effort`. Deterministic, like [`pack`]; `stop`
@@ -270,6 +271,9 @@ pub fn pack_choosing(
     stop: &AtomicBool,
 ) -> Result<Packed, ChooseError> {
     let invalid = |alternative| move |error| ChooseError::Invalid { alternative, error };
+    if alternatives.is_empty() {
+        return pack(set, effort, progress, stop).map_err(invalid(None));
+    }
     let entries_before = verify(set).map_err(invalid(None))?.entries();
     for (i, alternative) in alternatives.iter().enumerate() {
         verify(alternative).map_err(invalid(Some(i)))?;
@@ -846,18 +850,20 @@ struct Stacking {
     saving: usize,
 }
 
-/// Stacks comb slices ([`is_comb`]) into each other, greedily: the pair whose stacking saves the most slots first, again and again, as long as
-/// some pair saves at least half the shorter one's span. Each stack is then placed as one
-/// slice. First-fit alone places a comb-like slice (used slots in short teeth with gaps of
-/// equal period) wherever its teeth first fit, usually across other slices' holes, and leaves
-/// its own gaps empty; stacked, two or three combs of the same period fill one span.
+/// Stacks comb slices ([`is_comb`]) into each other, greedily: the pair whose stacking saves
+/// the most slots first, again and again, as long as some pair saves at least half the shorter
+/// one's span. Each stack is then placed as one slice. First-fit alone places a comb wherever
+/// its teeth first fit, usually across other slices' holes, and leaves its own gaps empty;
+/// stacked, two or three combs of the same period fill one span.
 fn stack(mut slices: Vec<Slice>) -> Vec<Slice> {
-    // Each slice has an id for the pairs already measured; a stack gets a new one.
+    // Each slice has an id for the pairs already measured, and whether it is a comb; a stack
+    // gets a new id.
     let mut ids: Vec<usize> = (0..slices.len()).collect();
+    let mut comb: Vec<bool> = slices.iter().map(is_comb).collect();
     let mut next_id = slices.len();
     let mut measured: HashMap<(usize, usize), Option<Stacking>> = HashMap::new();
     loop {
-        let combs: Vec<usize> = (0..slices.len()).filter(|&i| is_comb(&slices[i])).collect();
+        let combs: Vec<usize> = (0..slices.len()).filter(|&i| comb[i]).collect();
         let mut best: Option<(usize, usize, Stacking)> = None;
         for (n, &i) in combs.iter().enumerate() {
             for &j in &combs[n + 1..] {
@@ -877,10 +883,12 @@ fn stack(mut slices: Vec<Slice>) -> Vec<Slice> {
         let (host, guest) = if stacking.host_first { (i, j) } else { (j, i) };
         let merged = merge(&slices[host], &slices[guest], stacking.shift);
         // `i < j`: remove `j` first, so that `i` still names its slice.
-        slices.swap_remove(j);
-        ids.swap_remove(j);
-        slices.swap_remove(i);
-        ids.swap_remove(i);
+        for k in [j, i] {
+            slices.swap_remove(k);
+            ids.swap_remove(k);
+            comb.swap_remove(k);
+        }
+        comb.push(is_comb(&merged));
         slices.push(merged);
         ids.push(next_id);
         next_id += 1;
@@ -918,27 +926,22 @@ fn best_stacking(a: &Slice, b: &Slice) -> Option<Stacking> {
 fn merge(host: &Slice, guest: &Slice, shift: isize) -> Slice {
     let host_at = shift.min(0).unsigned_abs();
     let guest_at = (host_at as isize + shift) as usize;
-    let span = (host_at + host.span()).max(guest_at + guest.span());
-    let mut merged = Slice {
-        members: Vec::with_capacity(host.members.len() + guest.members.len()),
-        demands: vec![SlotDemand::default(); span],
-        bits: vec![0; span.div_ceil(64)],
-        plain: host.plain && guest.plain,
-    };
+    // A table holding both is the stack: its demands and filled bits, from the first used slot.
+    let mut table = Table::default();
+    let mut members = Vec::with_capacity(host.members.len() + guest.members.len());
     for (part, at) in [(host, host_at), (guest, guest_at)] {
-        merged
-            .members
-            .extend(part.members.iter().map(|member| Member {
-                at: member.at + at,
-                ..*member
-            }));
-        for index in part.used() {
-            let slot = at + index;
-            merged.demands[slot] = merged.demands[slot].union(part.demands[index]);
-            merged.bits[slot / 64] |= 1 << (slot % 64);
-        }
+        table.add(part, at);
+        members.extend(part.members.iter().map(|member| Member {
+            at: member.at + at,
+            ..*member
+        }));
     }
-    merged
+    Slice {
+        members,
+        demands: table.demands,
+        bits: table.filled,
+        plain: host.plain && guest.plain,
+    }
 }
 
 /// First-fit placement in the given order: the table length and where each slice's first used
@@ -995,6 +998,7 @@ impl Table {
 
     /// Whether `slice` fits with its first used slot at `start`: only where its used slots
     /// meet filled ones are the demands compared.
+    #[inline(always)]
     fn fits(&self, slice: &Slice, start: usize) -> bool {
         let (first_word, shift) = (start / 64, start % 64);
         let mut carried = 0;
@@ -1005,6 +1009,10 @@ impl Table {
                 return true;
             };
             let mut met = here & filled;
+            // A plain slice shares no slot: different squares' attack sets are never equal.
+            if slice.plain && met != 0 {
+                return false;
+            }
             while met != 0 {
                 let slot = (first_word + k) * 64 + met.trailing_zeros() as usize;
                 if !self.demands[slot].joins(slice.demands[slot - start]) {
@@ -1033,7 +1041,7 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::{Scheme, SearchConfig, find_set};
+    use crate::{Entry, Scheme, SearchConfig, find_set};
 
     fn pack_quietly(set: &MagicSet, tries: u32, anneal_steps: u64) -> Result<Packed, VerifyError> {
         let effort = PackEffort {
@@ -1218,16 +1226,10 @@ mod tests {
 
     /// `set` with rook b8's and g8's magics replaced by the combs, slices laid end to end.
     fn with_combs(set: &MagicSet) -> MagicSet {
-        let mut combs = set.clone();
-        combs.rook[57].magic = COMB_B8;
-        combs.rook[62].magic = COMB_G8;
-        let mut offset = 0;
-        for kind in SliderKind::ALL {
-            for entry in combs.entries_mut(kind) {
-                entry.offset = offset;
-                offset += 1 << entry.bits;
-            }
-        }
+        let pairs = |entries: &[Entry; 64]| entries.map(|entry| (entry.magic, entry.bits));
+        let mut rook = pairs(&set.rook);
+        (rook[57].0, rook[62].0) = (COMB_B8, COMB_G8);
+        let combs = MagicSet::with_dense_offsets(set.scheme, rook, pairs(&set.bishop));
         verify(&combs).expect("the combs are valid magics");
         combs
     }
