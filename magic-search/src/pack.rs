@@ -22,6 +22,10 @@ use crate::magic_set::MagicSet;
 use crate::search::{MAX_COMB_PERIOD, comb_footprint};
 use crate::verify::{SlotDemand, VerifyError, occupancies_with_attacks, verify};
 
+mod fill;
+
+pub use fill::{FILL_MIN_SPAN, FILL_OVERHANG};
+
 /// A square whose slice is placed as part of a [`Slice`].
 #[derive(Clone, Copy, Debug)]
 struct Member {
@@ -101,6 +105,11 @@ pub struct PackEffort {
     /// pair that saves the most slots first, and place each stack as one: combs, which
     /// first-fit spreads over other slices' holes, then interleave whole.
     pub stack: bool,
+    /// With `stack`: steps of the annealing that searches a slice a magic fitting another
+    /// stack's holes (see [`FILL_MIN_SPAN`]); 0, none. Each slice alone in its stack, at
+    /// least [`FILL_MIN_SPAN`] long, is tried against each stack with holes enough, and a
+    /// magic that fits is kept when the quick packing gets smaller with it.
+    pub fill_steps: u64,
 }
 
 /// The most chains [`pack`] runs at once (a thread each).
@@ -123,6 +132,7 @@ impl Default for PackEffort {
             seed: 1,
             chains: 1,
             stack: false,
+            fill_steps: 0,
         }
     }
 }
@@ -135,6 +145,8 @@ pub struct PackProgress {
     pub orders: u64,
     /// Quick packings placed while choosing magics ([`pack_choosing`]; 0 for [`pack`]).
     pub choices: u64,
+    /// Annealings run to fit slices into other stacks' holes ([`PackEffort::fill_steps`]).
+    pub fills: u64,
     /// Entries of the smallest table so far.
     pub best_entries: usize,
 }
@@ -150,8 +162,11 @@ pub struct Packed {
     pub entries_before: usize,
     /// Whether `stop` ended the search early (the set is the best one found until then).
     pub stopped: bool,
-    /// Squares whose magic [`pack_choosing`] changed (0 from [`pack`]).
+    /// Squares whose magic [`pack_choosing`] changed, or filling did (see
+    /// [`PackEffort::fill_steps`]).
     pub magics_changed: usize,
+    /// Of those, the squares that filling gave a magic fitting another stack's holes.
+    pub filled: usize,
 }
 
 /// Packs `set` with the given effort and keeps the smallest table; `progress` hears of every
@@ -180,8 +195,47 @@ pub fn pack(
     stop: &AtomicBool,
 ) -> Result<Packed, VerifyError> {
     let entries_before = verify(set)?.entries();
-    let packed = arrange(set, entries_before, 0, effort, progress, stop)?;
-    Ok(no_larger_than(set, packed))
+    finish(set, set.clone(), entries_before, 0, effort, progress, stop)
+}
+
+/// Fills (if the effort asks) and arranges `chosen`, the magics of `input` or ones chosen for
+/// it: the packed set, never larger than `input`'s own table if no magic changed.
+/// `choices`: the quick packings placed before (reported with the progress).
+fn finish(
+    input: &MagicSet,
+    chosen: MagicSet,
+    entries_before: usize,
+    choices: u64,
+    effort: &PackEffort,
+    progress: &(dyn Fn(PackProgress) + Sync),
+    stop: &AtomicBool,
+) -> Result<Packed, VerifyError> {
+    let filled = if effort.stack && effort.fill_steps > 0 {
+        fill::fill(&chosen, effort, choices, progress, stop)
+    } else {
+        fill::Filled {
+            set: chosen,
+            squares: 0,
+            attempts: 0,
+        }
+    };
+    let counts = (choices, filled.attempts);
+    let mut packed = arrange(&filled.set, entries_before, counts, effort, progress, stop)?;
+    packed.stopped |= stop.load(Ordering::Relaxed);
+    packed.filled = filled.squares;
+    packed.magics_changed = SliderKind::ALL
+        .into_iter()
+        .map(|kind| {
+            (input.entries(kind).iter().zip(packed.set.entries(kind)))
+                .filter(|(before, after)| before.magic != after.magic)
+                .count()
+        })
+        .sum();
+    Ok(if packed.magics_changed == 0 {
+        no_larger_than(input, packed)
+    } else {
+        packed
+    })
 }
 
 /// `packed`, unless `set` (the same magics) already has a table no larger: then `set` as it
@@ -303,22 +357,7 @@ pub fn pack_choosing(
         }
     }
     let (chosen, choices) = choose(set, alternatives, effort, progress, stop);
-    let mut packed =
-        arrange(&chosen, entries_before, choices, effort, progress, stop).map_err(invalid(None))?;
-    packed.stopped |= stop.load(Ordering::Relaxed);
-    packed.magics_changed = SliderKind::ALL
-        .into_iter()
-        .map(|kind| {
-            (set.entries(kind).iter().zip(packed.set.entries(kind)))
-                .filter(|(before, after)| before.magic != after.magic)
-                .count()
-        })
-        .sum();
-    Ok(if packed.magics_changed == 0 {
-        no_larger_than(set, packed)
-    } else {
-        packed
-    })
+    finish(set, chosen, entries_before, choices, effort, progress, stop).map_err(invalid(None))
 }
 
 /// The most perturbed orders [`pack_choosing`]'s quick packing tries after the largest-first
@@ -471,6 +510,7 @@ impl Descent<'_> {
             (self.progress)(PackProgress {
                 orders: 0,
                 choices: self.choices,
+                fills: 0,
                 best_entries: self.smallest,
             });
         }
@@ -526,11 +566,7 @@ const PAIR_SAVING: (usize, usize) = (15, 16);
 /// The table a quick packing of `slices` reaches: stacked if `effort` stacks, the
 /// largest-first order and the first [`QUICK_TRIES`] of the effort's tries (the first chain's).
 fn quick_entries(slices: &[Slice], effort: &PackEffort) -> usize {
-    let slices = if effort.stack {
-        stack(slices.to_vec())
-    } else {
-        slices.to_vec()
-    };
+    let slices = units(slices.to_vec(), effort);
     let mut order = largest_first(&slices);
     let mut smallest = place(&slices, &order).0;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(effort.seed);
@@ -543,6 +579,11 @@ fn quick_entries(slices: &[Slice], effort: &PackEffort) -> usize {
         }
     }
     smallest
+}
+
+/// What `effort` places: the slices, or with `stack` their stacks ([`stack`]).
+fn units(slices: Vec<Slice>, effort: &PackEffort) -> Vec<Slice> {
+    if effort.stack { stack(slices) } else { slices }
 }
 
 /// The slices' indices, most used slots first (then the longest span): first-fit's best
@@ -569,26 +610,23 @@ fn perturb(order: &[usize], rng: &mut Xoshiro256PlusPlus) -> Vec<usize> {
 }
 
 /// [`pack`] once the input is known to verify: stacks if asked, places, searches the orders.
-/// `choices`: the quick packings placed before (reported with the progress).
+/// `(choices, fills)`: the quick packings and annealings before (reported with the progress).
 fn arrange(
     set: &MagicSet,
     entries_before: usize,
-    choices: u64,
+    (choices, fills): (u64, u64),
     effort: &PackEffort,
     progress: &(dyn Fn(PackProgress) + Sync),
     stop: &AtomicBool,
 ) -> Result<Packed, VerifyError> {
-    let slices = if effort.stack {
-        stack(slices_of(set))
-    } else {
-        slices_of(set)
-    };
+    let slices = units(slices_of(set), effort);
 
     let largest_first = largest_first(&slices);
     let first = place(&slices, &largest_first);
     let shared = Shared {
         orders: AtomicU64::new(0),
         choices,
+        fills,
         best_entries: AtomicUsize::new(first.0),
         progress,
         stop,
@@ -636,6 +674,7 @@ fn arrange(
         entries_before,
         stopped,
         magics_changed: 0,
+        filled: 0,
     })
 }
 
@@ -643,6 +682,7 @@ fn arrange(
 struct Shared<'a> {
     orders: AtomicU64,
     choices: u64,
+    fills: u64,
     best_entries: AtomicUsize,
     progress: &'a (dyn Fn(PackProgress) + Sync),
     stop: &'a AtomicBool,
@@ -658,6 +698,7 @@ impl Shared<'_> {
         (self.progress)(PackProgress {
             orders,
             choices: self.choices,
+            fills: self.fills,
             best_entries: best,
         });
     }
@@ -854,7 +895,10 @@ struct Stacking {
 /// the most slots first, again and again, as long as some pair saves at least half the shorter
 /// one's span. Each stack is then placed as one slice. First-fit alone places a comb wherever
 /// its teeth first fit, usually across other slices' holes, and leaves its own gaps empty;
-/// stacked, two or three combs of the same period fill one span.
+/// stacked, two or three combs of the same period fill one span. A slice alone and at least
+/// [`FILL_MIN_SPAN`] long that fits whole into another stack's holes (sticking out at most
+/// [`FILL_OVERHANG`] slots) is stacked there too, as it saves its span: what filling
+/// ([`PackEffort::fill_steps`]) searches magics for.
 fn stack(mut slices: Vec<Slice>) -> Vec<Slice> {
     // Each slice has an id for the pairs already measured, and whether it is a comb; a stack
     // gets a new id.
@@ -862,19 +906,46 @@ fn stack(mut slices: Vec<Slice>) -> Vec<Slice> {
     let mut comb: Vec<bool> = slices.iter().map(is_comb).collect();
     let mut next_id = slices.len();
     let mut measured: HashMap<(usize, usize), Option<Stacking>> = HashMap::new();
+    let mut measured_whole: HashMap<(usize, usize), Option<Stacking>> = HashMap::new();
     loop {
         let combs: Vec<usize> = (0..slices.len()).filter(|&i| comb[i]).collect();
         let mut best: Option<(usize, usize, Stacking)> = None;
+        let mut consider = |i: usize, j: usize, stacking: Option<Stacking>| {
+            if let Some(stacking) = stacking
+                && best.is_none_or(|(_, _, kept)| stacking.saving > kept.saving)
+            {
+                best = Some((i, j, stacking));
+            }
+        };
         for (n, &i) in combs.iter().enumerate() {
             for &j in &combs[n + 1..] {
                 let stacking = *measured
                     .entry((ids[i], ids[j]))
                     .or_insert_with(|| best_stacking(&slices[i], &slices[j]));
-                if let Some(stacking) = stacking
-                    && best.is_none_or(|(_, _, kept)| stacking.saving > kept.saving)
-                {
-                    best = Some((i, j, stacking));
+                consider(i, j, stacking);
+            }
+        }
+        for (guest, slice) in slices.iter().enumerate() {
+            if slice.members.len() > 1 || slice.span() < FILL_MIN_SPAN {
+                continue;
+            }
+            for (host, other) in slices.iter().enumerate() {
+                if host == guest || other.span() - other.used_slots() < slice.used_slots() {
+                    continue;
                 }
+                let stacking = *measured_whole
+                    .entry((ids[host], ids[guest]))
+                    .or_insert_with(|| whole_stacking(other, slice));
+                // `host_first` is relative to the pair's order, as for the combs.
+                let (i, j) = (host.min(guest), host.max(guest));
+                consider(
+                    i,
+                    j,
+                    stacking.map(|stacking| Stacking {
+                        host_first: host < guest,
+                        ..stacking
+                    }),
+                );
             }
         }
         let Some((i, j, stacking)) = best else {
@@ -919,6 +990,32 @@ fn best_stacking(a: &Slice, b: &Slice) -> Option<Stacking> {
             .into_iter()
             .find(|&shift| fits(shift))
             .map(|shift| found(shift, out))
+    })
+}
+
+/// How `guest` stacks into `host`'s holes whole, if it does: inside the host's span if it
+/// fits anywhere there, else sticking out as few slots as it can, at most [`FILL_OVERHANG`].
+fn whole_stacking(host: &Slice, guest: &Slice) -> Option<Stacking> {
+    let room = host.span() as isize - guest.span() as isize;
+    let reach = FILL_OVERHANG as isize;
+    // The host's first used slot at `base`, so that every shift is a start >= 0.
+    let base = guest.span() + FILL_OVERHANG;
+    let mut table = Table::default();
+    table.add(host, base);
+    let out = |shift: isize| ((-shift).max(0) + (shift - room).max(0)) as usize;
+    let mut best: Option<isize> = None;
+    for shift in room.min(0) - reach..=room.max(0) + reach {
+        if out(shift) <= FILL_OVERHANG
+            && best.is_none_or(|kept| out(shift) < out(kept))
+            && table.fits(guest, (base as isize + shift) as usize)
+        {
+            best = Some(shift);
+        }
+    }
+    best.map(|shift| Stacking {
+        host_first: true,
+        shift,
+        saving: guest.span() - out(shift),
     })
 }
 
@@ -1234,6 +1331,58 @@ mod tests {
         combs
     }
 
+    /// A slice alone, at least [`FILL_MIN_SPAN`] long, stacks into another's holes when it
+    /// fits them whole (here a host whose holes are its used slots, 300 slots in), even
+    /// sticking out a little; not when one slot of it meets the host's.
+    #[test]
+    fn a_long_slice_that_fits_another_whole_stacks_into_it() {
+        let set = black_set();
+        let guest = square_slice(&set, SliderKind::Rook, 27, set.rook[27].magic);
+        assert!(guest.span() >= FILL_MIN_SPAN);
+        let host_with_holes = |at: usize, span: usize| {
+            let mut bits = vec![u64::MAX; span.div_ceil(64)];
+            if !span.is_multiple_of(64) {
+                *bits.last_mut().unwrap() = (1 << (span % 64)) - 1;
+            }
+            for slot in guest
+                .used()
+                .map(|slot| at + slot)
+                .filter(|&slot| slot < span)
+            {
+                bits[slot / 64] &= !(1 << (slot % 64));
+            }
+            Slice {
+                members: vec![Member {
+                    kind: SliderKind::Rook,
+                    square: 0,
+                    lowest: 0,
+                    at: 0,
+                }],
+                demands: vec![SlotDemand::default(); span],
+                bits,
+                plain: true,
+            }
+        };
+        let host = host_with_holes(300, guest.span() + 600);
+        let stacked = stack(vec![host.clone(), guest.clone()]);
+        assert_eq!(stacked.len(), 1);
+        assert_eq!(stacked[0].span(), host.span());
+        assert_eq!(
+            stacked[0].used_slots(),
+            host.used_slots() + guest.used_slots()
+        );
+        // Sticking out by 40 slots: the stack is 40 longer.
+        let short = host_with_holes(0, guest.span() - 40);
+        let out = stack(vec![guest.clone(), short.clone()]);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].span(), short.span() + 40);
+        // One of its slots taken: it stays apart.
+        let mut blocked = host.clone();
+        let first = guest.used().next().unwrap() + 300;
+        blocked.bits[first / 64] |= 1 << (first % 64);
+        assert_eq!(stack(vec![blocked, guest.clone()]).len(), 2);
+    }
+
     #[test]
     fn two_combs_of_one_period_stack_into_one_span() {
         let combs = with_combs(&black_set());
@@ -1355,7 +1504,7 @@ mod tests {
             ..PackEffort::default()
         };
         // The largest-first order alone does worse than the 64 tries did...
-        let raw = arrange(&packed.set, packed.entries, 0, &quick, &|_| {}, &never).unwrap();
+        let raw = arrange(&packed.set, packed.entries, (0, 0), &quick, &|_| {}, &never).unwrap();
         assert!(
             raw.entries > packed.entries,
             "{} {}",

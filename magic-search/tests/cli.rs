@@ -1170,4 +1170,32 @@ fn pack_stacks_and_chooses_among_other_sets_of_its_scheme() {
         "span, used or comb",
         "an unknown preference",
     );
+
+    // Filling: a short annealing per attempt, the result verified and reported.
+    let filled = dir.join("filled.magics");
+    let output = magic_search(&[
+        "pack",
+        path_str(&first),
+        "--stack",
+        "--fill",
+        "20",
+        "--tries",
+        "0",
+        "--out",
+        path_str(&filled),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("magics searched to fit another stack's holes: "),
+        "{}",
+        stderr(&output)
+    );
+    let verified = magic_search(&["verify", path_str(&filled)]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert_fails(
+        &magic_search(&["pack", path_str(&first), "--fill", "20"]),
+        2,
+        "--stack",
+        "--fill without --stack",
+    );
 }

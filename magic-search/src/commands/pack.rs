@@ -63,6 +63,17 @@ pub(crate) struct PackArgs {
     #[arg(long, value_name = "SET", num_args = 1..)]
     choose_from: Vec<PathBuf>,
 
+    /// With --stack: before placing, search slices a magic that fits another stack's holes
+    /// whole, in this many annealing steps per attempt (a few microseconds each). Each square
+    /// alone in its stack, at least 1,024 slots long (the longest first), is tried against
+    /// each stack with at least half its used slots in holes; the annealing flips one or two
+    /// bits of the magic a step, its cost the slots that would meet the host's, stick out of
+    /// it, or collide. A magic that fits is kept when a quick packing gets smaller with it;
+    /// its slice is then stacked into the host and its own span leaves the table. Ctrl-C
+    /// keeps the magics found so far.
+    #[arg(long, value_name = "STEPS", requires = "stack")]
+    fill: Option<u64>,
+
     /// Seed of the perturbations and the annealing (of the first chain).
     #[arg(long, default_value_t = PackEffort::default().seed)]
     seed: u64,
@@ -112,6 +123,7 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
         seed: args.seed,
         chains: args.chains,
         stack: args.stack,
+        fill_steps: args.fill.unwrap_or(0),
     };
     let orders_per_chain = u64::from(args.tries) + args.anneal;
     let progress = ProgressBar::new(orders_per_chain.saturating_mul(u64::from(args.chains)))
@@ -128,7 +140,12 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
         &effort,
         &|now| {
             progress.set_position(now.orders);
-            if now.orders == 0 && now.choices > 0 {
+            if now.orders == 0 && now.fills > 0 {
+                progress.set_message(format!(
+                    "filling holes: {} annealings, smallest {} entries",
+                    now.fills, now.best_entries
+                ));
+            } else if now.orders == 0 && now.choices > 0 {
                 progress.set_message(format!(
                     "choosing magics: {} quick packings, smallest {} entries",
                     now.choices, now.best_entries
@@ -167,7 +184,13 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
     if !alternatives.is_empty() {
         comments.push(format!(
             "magics chosen from the other sets: {} squares",
-            packed.magics_changed
+            packed.magics_changed - packed.filled
+        ));
+    }
+    if args.fill.is_some() {
+        comments.push(format!(
+            "magics searched to fit another stack's holes: {} squares",
+            packed.filled
         ));
     }
     output.write(&packed.set.to_text(&comments))?;
@@ -187,7 +210,13 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
     if !alternatives.is_empty() {
         eprintln!(
             "magics chosen from the other sets: {} squares",
-            packed.magics_changed
+            packed.magics_changed - packed.filled
+        );
+    }
+    if args.fill.is_some() {
+        eprintln!(
+            "magics searched to fit another stack's holes: {} squares",
+            packed.filled
         );
     }
     if packed.stopped {
