@@ -167,6 +167,8 @@ pub struct Packed {
     pub magics_changed: usize,
     /// Of those, the squares that filling gave a magic fitting another stack's holes.
     pub filled: usize,
+    /// The annealings filling ran (see [`PackEffort::fill_steps`]).
+    pub fill_attempts: u64,
 }
 
 /// Packs `set` with the given effort and keeps the smallest table; `progress` hears of every
@@ -223,6 +225,7 @@ fn finish(
     let mut packed = arrange(&filled.set, entries_before, counts, effort, progress, stop)?;
     packed.stopped |= stop.load(Ordering::Relaxed);
     packed.filled = filled.squares;
+    packed.fill_attempts = filled.attempts;
     packed.magics_changed = SliderKind::ALL
         .into_iter()
         .map(|kind| {
@@ -675,6 +678,7 @@ fn arrange(
         stopped,
         magics_changed: 0,
         filled: 0,
+        fill_attempts: 0,
     })
 }
 

@@ -215,8 +215,8 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
     }
     if args.fill.is_some() {
         eprintln!(
-            "magics searched to fit another stack's holes: {} squares",
-            packed.filled
+            "magics searched to fit another stack's holes: {} squares ({} annealings)",
+            packed.filled, packed.fill_attempts
         );
     }
     if packed.stopped {
