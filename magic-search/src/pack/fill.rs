@@ -263,6 +263,7 @@ pub(super) fn fill(
     };
     let mut smallest = quick_entries(&slices_of(set), effort);
     let mut tried: HashSet<AttemptKey> = HashSet::new();
+    let mut moved: HashSet<(SliderKind, u8)> = HashSet::new();
     'units: loop {
         let attempts: Vec<Attempt> = attempts(&filled.set)
             .into_iter()
@@ -310,7 +311,8 @@ pub(super) fn fill(
                 if entries < smallest {
                     smallest = entries;
                     filled.set = candidate;
-                    filled.squares += 1;
+                    moved.insert((attempt.kind, attempt.square));
+                    filled.squares = moved.len();
                     continue 'units;
                 }
             }
