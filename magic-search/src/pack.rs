@@ -103,7 +103,8 @@ pub struct PackEffort {
     /// Before placing, stack comb slices (used slots in short teeth, with gaps of one period:
     /// see [`comb_footprint`]) into each other, greedily, the
     /// pair that saves the most slots first, and place each stack as one: combs, which
-    /// first-fit spreads over other slices' holes, then interleave whole.
+    /// first-fit spreads over other slices' holes, then interleave whole. A slice alone and at
+    /// least [`FILL_MIN_SPAN`] long that fits another stack's holes whole is stacked there too.
     pub stack: bool,
     /// With `stack`: steps of the annealing that searches a slice a magic fitting another
     /// stack's holes (see [`FILL_MIN_SPAN`]); 0, none. Each slice alone in its stack, at

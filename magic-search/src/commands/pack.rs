@@ -49,7 +49,9 @@ pub(crate) struct PackArgs {
     /// Before placing, stack comb slices (used slots in short teeth with gaps of one period,
     /// such as the rank-8 rooks' of `find --narrow --prefer comb`) into each other, greedily,
     /// the pair that saves the most slots first, and place each stack as one: they then
-    /// interleave whole instead of spreading over other slices' holes.
+    /// interleave whole instead of spreading over other slices' holes. A slice alone and at
+    /// least 1,024 slots long that fits another stack's holes whole (at most 64 slots out) is
+    /// stacked there too: what --fill searches magics for.
     #[arg(long)]
     stack: bool,
 
