@@ -972,55 +972,52 @@ fn stack(mut slices: Vec<Slice>) -> Vec<Slice> {
 }
 
 /// The stacking of `a` and `b` that saves the most slots, if one saves at least half the
-/// shorter span: the shorter slice (the guest) inside the longer one (the host) if it fits
-/// anywhere there, else sticking out one slot more at either end, then two, and so on.
+/// shorter span: the shorter slice (the guest) inside the longer one (the host), see
+/// [`stack_into`].
 fn best_stacking(a: &Slice, b: &Slice) -> Option<Stacking> {
     let host_first = a.span() >= b.span();
     let (host, guest) = if host_first { (a, b) } else { (b, a) };
-    // The host's first used slot at `guest.span()`, so that every shift is a start >= 0.
-    let mut table = Table::default();
-    table.add(host, guest.span());
-    let inside = host.span() - guest.span();
-    let fits = |shift: isize| table.fits(guest, (guest.span() as isize + shift) as usize);
-    let found = |shift: isize, out: usize| Stacking {
+    stack_into(host, guest, guest.span() / 2).map(|stacking| Stacking {
         host_first,
-        shift,
-        saving: guest.span() - out,
-    };
-    if let Some(shift) = (0..=inside as isize).find(|&shift| fits(shift)) {
-        return Some(found(shift, 0));
-    }
-    (1..=guest.span() / 2).find_map(|out| {
-        [-(out as isize), (inside + out) as isize]
-            .into_iter()
-            .find(|&shift| fits(shift))
-            .map(|shift| found(shift, out))
+        ..stacking
     })
 }
 
-/// How `guest` stacks into `host`'s holes whole, if it does: inside the host's span if it
-/// fits anywhere there, else sticking out as few slots as it can, at most [`FILL_OVERHANG`].
+/// How `guest` stacks into `host`'s holes whole, if it does, sticking out at most
+/// [`FILL_OVERHANG`] slots: see [`stack_into`].
 fn whole_stacking(host: &Slice, guest: &Slice) -> Option<Stacking> {
+    stack_into(host, guest, FILL_OVERHANG)
+}
+
+/// Where `guest` goes into `host` sticking out the fewest slots, at most `most_out` in all:
+/// inside the host's span if it fits anywhere there (the lowest shift first), else one slot
+/// more out at either end, then two, and so on. A guest longer than its host sticks out by
+/// the difference at least.
+fn stack_into(host: &Slice, guest: &Slice, most_out: usize) -> Option<Stacking> {
     let room = host.span() as isize - guest.span() as isize;
-    let reach = FILL_OVERHANG as isize;
+    let (lowest, highest) = (room.min(0), room.max(0));
+    let least_out = (-room).max(0) as usize;
     // The host's first used slot at `base`, so that every shift is a start >= 0.
-    let base = guest.span() + FILL_OVERHANG;
+    let base = guest.span() + most_out;
     let mut table = Table::default();
     table.add(host, base);
-    let out = |shift: isize| ((-shift).max(0) + (shift - room).max(0)) as usize;
-    let mut best: Option<isize> = None;
-    for shift in room.min(0) - reach..=room.max(0) + reach {
-        if out(shift) <= FILL_OVERHANG
-            && best.is_none_or(|kept| out(shift) < out(kept))
-            && table.fits(guest, (base as isize + shift) as usize)
-        {
-            best = Some(shift);
-        }
-    }
-    best.map(|shift| Stacking {
+    let fits = |shift: isize| table.fits(guest, (base as isize + shift) as usize);
+    let found = |shift: isize, out: usize| Stacking {
         host_first: true,
         shift,
-        saving: guest.span() - out(shift),
+        saving: guest.span() - out,
+    };
+    if least_out > most_out {
+        return None;
+    }
+    if let Some(shift) = (lowest..=highest).find(|&shift| fits(shift)) {
+        return Some(found(shift, least_out));
+    }
+    (1..=(most_out - least_out) as isize).find_map(|more| {
+        [lowest - more, highest + more]
+            .into_iter()
+            .find(|&shift| fits(shift))
+            .map(|shift| found(shift, least_out + more as usize))
     })
 }
 
@@ -1139,7 +1136,7 @@ impl Table {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::sync::Mutex;
 
     use super::*;
@@ -1154,7 +1151,7 @@ mod tests {
         pack(set, &effort, &|_| {}, &AtomicBool::new(false))
     }
 
-    fn black_set() -> MagicSet {
+    pub(super) fn black_set() -> MagicSet {
         let config = SearchConfig {
             scheme: Scheme::Black,
             ..SearchConfig::default()

@@ -189,14 +189,14 @@ pub struct SearchStats {
 
 /// A square's occupancies, pre-transformed into the scheme's key, with each attack set replaced
 /// by a small id (so that the collision check compares bytes in L1, not 64-bit sets).
-struct Problem {
+pub(crate) struct Problem {
     mask: u64,
-    keys: Vec<u64>,
-    attack_ids: Vec<u8>,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) attack_ids: Vec<u8>,
 }
 
 impl Problem {
-    fn new(kind: SliderKind, square: u8, scheme: Scheme) -> Self {
+    pub(crate) fn new(kind: SliderKind, square: u8, scheme: Scheme) -> Self {
         let mask = relevant_mask(kind, square);
         let rays = kind.steps().map(|step| ray(square, step));
         let (keys, attack_ids) = Subsets::new(mask)

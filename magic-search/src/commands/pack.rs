@@ -66,7 +66,7 @@ pub(crate) struct PackArgs {
     choose_from: Vec<PathBuf>,
 
     /// With --stack: before placing, search slices a magic that fits another stack's holes
-    /// whole, in this many annealing steps per attempt (a few microseconds each). Each square
+    /// whole, in this many annealing steps per attempt (tens of microseconds each). Each square
     /// alone in its stack, at least 1,024 slots long (the longest first), is tried against
     /// each stack with at least half its used slots in holes; the annealing flips one or two
     /// bits of the magic a step, its cost the slots that would meet the host's, stick out of
@@ -183,10 +183,11 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
             packed.entries, packed.entries_before
         ),
     ];
+    // Squares whose magic choosing changed (a filled square counts as filled).
+    let chosen = packed.magics_changed.saturating_sub(packed.filled);
     if !alternatives.is_empty() {
         comments.push(format!(
-            "magics chosen from the other sets: {} squares",
-            packed.magics_changed - packed.filled
+            "magics chosen from the other sets: {chosen} squares"
         ));
     }
     if args.fill.is_some() {
@@ -210,10 +211,7 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
         kib(packed.entries_before)
     );
     if !alternatives.is_empty() {
-        eprintln!(
-            "magics chosen from the other sets: {} squares",
-            packed.magics_changed - packed.filled
-        );
+        eprintln!("magics chosen from the other sets: {chosen} squares");
     }
     if args.fill.is_some() {
         eprintln!(

@@ -18,9 +18,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::{PackEffort, PackProgress, Slice, quick_entries, slices_of, stack, unit_interval};
-use crate::geometry::{SliderKind, relevant_mask};
+use crate::geometry::SliderKind;
 use crate::magic_set::MagicSet;
-use crate::verify::occupancies_with_attacks;
+use crate::search::Problem;
 
 /// The slices a fill moves, and the stacking takes whole into another's holes: at least this
 /// many slots long. Shorter ones (every bishop's) first-fit already places in holes.
@@ -38,31 +38,18 @@ const COLLISION_COST: usize = 4;
 /// The annealing's temperature, in slots of cost, at its first step and at its last.
 const TEMPERATURE: (f64, f64) = (30.0, 0.2);
 
-/// A square's occupancies as index keys, each with a small id of its attack set.
+/// A square to fill with: its occupancies as the search sees them (index keys, each with a
+/// small id of its attack set), and its index bits in the set.
 pub(super) struct Guest {
     bits: u8,
-    keys: Vec<u64>,
-    attack_ids: Vec<u16>,
+    problem: Problem,
 }
 
 impl Guest {
     pub(super) fn new(set: &MagicSet, kind: SliderKind, square: u8) -> Self {
-        let mask = relevant_mask(kind, square);
-        let mut ids: Vec<u64> = Vec::new();
-        let (keys, attack_ids) = occupancies_with_attacks(kind, square)
-            .map(|(occupancy, attacks)| {
-                let id = ids.iter().position(|&a| a == attacks).unwrap_or_else(|| {
-                    ids.push(attacks);
-                    ids.len() - 1
-                });
-                let id = u16::try_from(id).expect("a square has at most 4,096 attack sets");
-                (set.scheme.key(occupancy, mask), id)
-            })
-            .unzip();
         Guest {
             bits: set.entries(kind)[square as usize].bits,
-            keys,
-            attack_ids,
+            problem: Problem::new(kind, square, set.scheme),
         }
     }
 }
@@ -114,14 +101,15 @@ impl<'a> Measure<'a> {
         let stamp = self.epoch << 32;
         let shift = 64 - u32::from(self.guest.bits);
         let (mut collisions, mut lowest, mut highest) = (0, usize::MAX, 0);
-        for (&key, &id) in self.guest.keys.iter().zip(&self.guest.attack_ids) {
+        let problem = &self.guest.problem;
+        for (&key, &id) in problem.keys.iter().zip(&problem.attack_ids) {
             let index = bitforge_index::magic_index(key, magic, shift);
             let slot = &mut self.slots[index];
             if *slot >> 32 != self.epoch {
                 *slot = stamp | u64::from(id);
                 lowest = lowest.min(index);
                 highest = highest.max(index);
-            } else if *slot as u16 != id {
+            } else if *slot as u8 != id {
                 collisions += 1;
             }
         }
@@ -374,8 +362,9 @@ fn attempts(set: &MagicSet) -> Vec<Attempt> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pack::quick_entries;
     use crate::pack::square_slice;
-    use crate::{Scheme, SearchConfig, find_set};
+    use crate::pack::tests::black_set;
 
     /// A host whose holes are exactly the slots of `magic`'s slice for the guest: the
     /// complement of that slice over its span.
@@ -395,11 +384,7 @@ mod tests {
 
     #[test]
     fn annealing_finds_a_magic_that_fits_the_holes_left_for_one() {
-        let config = SearchConfig {
-            scheme: Scheme::Black,
-            ..SearchConfig::default()
-        };
-        let (set, _) = find_set(&config, 2, &|_| {});
+        let set = black_set();
         let (kind, square) = (SliderKind::Rook, 57);
         let magic = set.rook[square as usize].magic;
         let host = complement(&set, kind, square, magic);
@@ -433,12 +418,6 @@ mod tests {
         };
         assert_eq!(anneal_into(&guest, &full, magic, 2_000, 1, &never), None);
     }
-}
-
-#[cfg(test)]
-mod kept {
-    use super::*;
-    use crate::pack::quick_entries;
 
     /// On the kept 89,540-entry set, rook d2 (a dense slice, 1,024 slots) gets a magic that
     /// fits a stack's holes, and the quick packing shrinks by most of its span.
@@ -457,16 +436,12 @@ mod kept {
             ..PackEffort::default()
         };
         let never = AtomicBool::new(false);
-        let d2 = attempts(&set)
-            .into_iter()
-            .filter(|attempt| attempt.kind == SliderKind::Rook && attempt.square == 11);
         let guest = Guest::new(&set, SliderKind::Rook, 11);
-        let mut tried = 0;
-        let found = d2
-            .inspect(|_| tried += 1)
+        let found = attempts(&set)
+            .into_iter()
+            .filter(|attempt| attempt.kind == SliderKind::Rook && attempt.square == 11)
             .find_map(|attempt| attempt.run(&guest, &effort, &never))
             .expect("a magic for d2 that fits");
-        eprintln!("tried {tried}");
         let before = quick_entries(&slices_of(&set), &effort);
         let mut filled = set.clone();
         filled.rook[11].magic = found;
