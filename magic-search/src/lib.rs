@@ -23,6 +23,7 @@ pub mod hunt_file;
 mod lanes;
 pub mod magic_set;
 pub mod pack;
+pub mod reduce;
 pub mod scheme;
 pub mod search;
 pub mod state_file;
@@ -42,6 +43,7 @@ pub use pack::{
     ChooseError, FINAL_TEMPERATURE, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed,
     QUICK_TRIES, index_spans, pack, pack_choosing,
 };
+pub use reduce::{ReduceEffort, ReduceProgress, Reduced, reduce_set};
 pub use scheme::{Scheme, Syntax};
 pub use search::{
     BitsTarget, Budget, DEFAULT_SEED, Prefer, SearchConfig, SearchStats, SquareProgress,

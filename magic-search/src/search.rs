@@ -904,14 +904,7 @@ impl SquareSearch {
                 _ => {}
             }
             let magic = if dense {
-                // Reduced-bit magics need constructive collisions, which dense multipliers make
-                // far more often (here, sparse ones found none in 50M tries where dense ones
-                // needed 25k): cycle through densities of 1/2, 1/4 and 1/8.
-                match attempts % 3 {
-                    0 => self.rng.next_u64(),
-                    1 => self.rng.next_u64() & self.rng.next_u64(),
-                    _ => sparse_candidate(&mut self.rng),
-                }
+                mixed_density_candidate(&mut self.rng, attempts)
             } else {
                 sparse_candidate(&mut self.rng)
             };
@@ -1094,8 +1087,21 @@ impl SquareSearch {
 
 /// A sparse candidate (about 8 bits set): at full width these succeed far more often.
 #[inline]
-fn sparse_candidate(rng: &mut Xoshiro256PlusPlus) -> u64 {
+pub(crate) fn sparse_candidate(rng: &mut Xoshiro256PlusPlus) -> u64 {
     rng.next_u64() & rng.next_u64() & rng.next_u64()
+}
+
+/// The `n`th candidate of a search for magics that need many constructive collisions (fewer
+/// bits than the mask, narrow spans), which dense multipliers make far more often (here,
+/// sparse ones found none in 50M tries where dense ones needed 25k): densities of 1/2, 1/4 and
+/// 1/8 in turn.
+#[inline]
+pub(crate) fn mixed_density_candidate(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
+    match n % 3 {
+        0 => rng.next_u64(),
+        1 => rng.next_u64() & rng.next_u64(),
+        _ => sparse_candidate(rng),
+    }
 }
 
 /// Finds a magic for one square.

@@ -159,7 +159,7 @@ fn bad_arguments_are_named() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for command in ["find", "verify", "pack", "export"] {
+    for command in ["find", "verify", "pack", "export", "reduce"] {
         let output = magic_search(&[command, "--help"]);
         assert!(output.status.success());
         assert!(stdout(&output).contains("Usage: magic-search"), "{command}");
@@ -1197,5 +1197,76 @@ fn pack_stacks_and_chooses_among_other_sets_of_its_scheme() {
         2,
         "--stack",
         "--fill without --stack",
+    );
+}
+
+/// `reduce` writes a smaller fancy set that verifies, says so in the file and the summary,
+/// refuses a set of another scheme and both budgets at once, and never overwrites.
+#[test]
+fn reduce_lowers_bits_and_verifies() {
+    let dir = scratch("reduce");
+    let (fancy, black) = (dir.join("fancy.magics"), dir.join("black.magics"));
+    std::fs::write(&fancy, good_set_text()).unwrap();
+    let black_set = find_set(
+        &SearchConfig {
+            scheme: magic_search::Scheme::Black,
+            ..SearchConfig::default()
+        },
+        2,
+        &|_| {},
+    )
+    .0;
+    std::fs::write(&black, black_set.to_text(&[])).unwrap();
+    let reduced = dir.join("reduced.magics");
+    let run = magic_search(&[
+        "reduce",
+        path_str(&fancy),
+        "--attempts",
+        "200000",
+        "--rounds",
+        "1",
+        "--out",
+        path_str(&reduced),
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("bits lost in 1 rounds"),
+        "{}",
+        stderr(&run)
+    );
+    let text = std::fs::read_to_string(&reduced).unwrap();
+    assert!(text.contains("reduced by magic-search"), "{text}");
+    let set = MagicSet::parse(&text).unwrap();
+    assert!(verify(&set).unwrap().entries() < 107_648);
+    assert!(
+        magic_search(&["verify", path_str(&reduced)])
+            .status
+            .success()
+    );
+
+    assert_fails(
+        &magic_search(&["reduce", path_str(&black), "--attempts", "10"]),
+        2,
+        "only fancy sets",
+        "reduce a black set",
+    );
+    assert_fails(
+        &magic_search(&[
+            "reduce",
+            path_str(&fancy),
+            "--attempts",
+            "10",
+            "--time-budget",
+            "1s",
+        ]),
+        2,
+        "cannot be used with",
+        "two budgets",
+    );
+    assert_fails(
+        &magic_search(&["reduce", path_str(&fancy), "--out", path_str(&reduced)]),
+        2,
+        "already exists",
+        "no overwrite",
     );
 }

@@ -6,6 +6,7 @@ pub(crate) mod find;
 pub(crate) mod hunt;
 pub(crate) mod merge;
 pub(crate) mod pack;
+pub(crate) mod reduce;
 pub(crate) mod resumable;
 pub(crate) mod square;
 pub(crate) mod verify;

@@ -1,0 +1,142 @@
+//! `magic-search reduce`: lower a fancy set's index bits, square by square, from its neighbours.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use magic_search::{Budget, ReduceEffort, reduce_set};
+
+use crate::Failure;
+use crate::commands::find::parse_duration;
+use crate::commands::resumable::interrupted;
+use crate::files::{Output, command_line, kib, read_set};
+
+/// Lower a fancy set's index bits: in rounds, every square looks for a magic one bit below
+/// its own, and keeps it if found.
+///
+/// Candidates are drawn near the reduced magics other squares of the same kind already have
+/// (shifted by a file, rank or diagonal step, a few bits flipped) and among negated sparse and
+/// dense random numbers. Reduced rook magics come in families: once one square of a rank has
+/// one, its neighbours' are a shift and a few bits away, where random draws almost never land.
+/// The rounds end after --rounds or when one reduces nothing; run it again on its output to
+/// go on. The same options give the same set on any number of threads (a --time-budget
+/// excepted). Ctrl-C stops the search and writes the set with the magics found so far (exit
+/// 130).
+#[derive(Debug, Args)]
+pub(crate) struct ReduceArgs {
+    /// The fancy `.magics` file to reduce (such as one from `find --bits min`).
+    file: PathBuf,
+
+    /// Candidates per square and round [default: 67108864, a few seconds for a rook square].
+    #[arg(long, conflicts_with = "time_budget", value_parser = clap::value_parser!(u64).range(1..))]
+    attempts: Option<u64>,
+
+    /// Time per square and round instead of --attempts, such as `500ms` or `2s` (results then
+    /// depend on the machine's speed).
+    #[arg(long, value_parser = parse_duration)]
+    time_budget: Option<Duration>,
+
+    /// Rounds at most (each tries every square once).
+    #[arg(long, default_value_t = ReduceEffort::default().rounds,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    rounds: u32,
+
+    /// Seed of the squares' random streams.
+    #[arg(long, default_value_t = ReduceEffort::default().seed)]
+    seed: u64,
+
+    /// Search threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+
+    /// Write the set here instead of standard output.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+
+    /// Overwrite --out if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
+    let output = Output {
+        path: args.out.clone(),
+        force: args.force,
+    };
+    output.check_writable()?;
+    let set = read_set(&args.file)?;
+    let budget = match (args.attempts, args.time_budget) {
+        (_, Some(time)) => Budget::Time(time),
+        (Some(attempts), None) => Budget::Attempts(attempts),
+        (None, None) => ReduceEffort::default().budget,
+    };
+    let effort = ReduceEffort {
+        budget,
+        rounds: args.rounds,
+        seed: args.seed,
+        threads: args
+            .threads
+            .map(usize::from)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+    };
+    let progress = ProgressBar::new(128).with_style(
+        ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} squares, {msg}",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    let reduced = reduce_set(
+        &set,
+        &effort,
+        &|now| {
+            progress.set_length(now.squares as u64);
+            progress.set_position(now.squares_done as u64);
+            let status = format!(
+                "round {}: {} bits lost so far, {} entries",
+                now.round, now.reductions, now.entries
+            );
+            if now.round_finished {
+                // A line per round, kept in logs where the bar is not drawn.
+                progress.suspend(|| eprintln!("{status}"));
+            }
+            progress.set_message(status);
+        },
+        interrupted(),
+    )
+    .map_err(|error| Failure::input(format!("{}: {error}", args.file.display())))?;
+    progress.finish_and_clear();
+    let stopped = if reduced.stopped {
+        " (stopped by Ctrl-C: the magics found until then)"
+    } else {
+        ""
+    };
+    let comments = [
+        "bitforge magic set, reduced by magic-search".to_owned(),
+        format!("command: {}", command_line()),
+        format!(
+            "table entries: {} (before: {}), {} bits lost in {} rounds{stopped}",
+            reduced.entries, reduced.entries_before, reduced.reductions, reduced.rounds
+        ),
+    ];
+    output.write(&reduced.set.to_text(&comments))?;
+    let entries = |n: u64| usize::try_from(n).expect("a fancy table fits in memory");
+    eprintln!(
+        "table entries: {} ({:.1} KiB), from {} ({:.1} KiB)",
+        reduced.entries,
+        kib(entries(reduced.entries)),
+        reduced.entries_before,
+        kib(entries(reduced.entries_before))
+    );
+    eprintln!(
+        "{} bits lost in {} rounds, {} candidates",
+        reduced.reductions, reduced.rounds, reduced.candidates
+    );
+    if reduced.stopped {
+        return Err(Failure::interrupted(
+            "stopped: the set with the magics found until then was written",
+        ));
+    }
+    Ok(())
+}
