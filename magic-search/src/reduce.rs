@@ -27,7 +27,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use crate::geometry::relevant_mask;
 use crate::search::{Tester, mixed_density_candidate, sparse_candidate};
-use crate::{Budget, MagicSet, Scheme, SliderKind, Target, check_magic};
+use crate::{Budget, MagicSet, Scheme, SliderKind, verify};
 
 /// How hard [`reduce_set`] tries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub struct ReduceProgress {
 pub struct Reduced {
     /// The set with the smaller magics, its slices laid end to end.
     pub set: MagicSet,
-    /// Table entries before and after.
+    /// Table entries before.
     pub entries_before: u64,
     /// Table entries after.
     pub entries: u64,
@@ -121,15 +121,7 @@ pub fn reduce_set(
             .map(|entry| (entry.magic, entry.bits))
             .collect::<Vec<_>>()
     });
-    for (kind, magics) in [SliderKind::Rook, SliderKind::Bishop].iter().zip(&pairs) {
-        for (square, &(magic, bits)) in (0u8..).zip(magics) {
-            let target = Target::new(*kind, square, bits, Scheme::Fancy)
-                .map_err(|error| error.to_string())?;
-            check_magic(target, magic).map_err(|error| {
-                format!("{kind} {}: {error}", crate::geometry::square_name(square))
-            })?;
-        }
-    }
+    verify(set).map_err(|error| error.to_string())?;
     let entries_of = |pairs: &[Vec<(u64, u8)>; 2]| -> u64 {
         pairs.iter().flatten().map(|&(_, bits)| 1u64 << bits).sum()
     };
@@ -315,7 +307,7 @@ fn candidate(rng: &mut Xoshiro256PlusPlus, neighbours: &[u64], n: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{SearchConfig, find_set, verify};
+    use crate::{SearchConfig, Target, check_magic, find_set};
 
     fn quick(rounds: u32, attempts: u64, threads: usize) -> ReduceEffort {
         ReduceEffort {

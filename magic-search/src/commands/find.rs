@@ -123,6 +123,22 @@ impl Default for FindArgs {
     }
 }
 
+/// The search threads asked for, or all cores.
+pub(crate) fn threads_or_all_cores(threads: Option<u16>) -> usize {
+    threads
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// The budget of `--attempts` or `--time-budget` (clap refuses both), or `default`.
+pub(crate) fn budget_of(attempts: Option<u64>, time: Option<Duration>, default: Budget) -> Budget {
+    match (attempts, time) {
+        (_, Some(time)) => Budget::Time(time),
+        (Some(attempts), None) => Budget::Attempts(attempts),
+        (None, None) => default,
+    }
+}
+
 pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     let split = text
         .find(|c: char| !c.is_ascii_digit() && c != '.')
@@ -176,11 +192,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
     };
     output.check_writable()?;
 
-    let budget = match (args.attempts, args.time_budget) {
-        (_, Some(time)) => Budget::Time(time),
-        (Some(attempts), None) => Budget::Attempts(attempts),
-        (None, None) => Budget::default(),
-    };
+    let budget = budget_of(args.attempts, args.time_budget, Budget::default());
     let config = SearchConfig {
         scheme: args.scheme,
         seed: args.seed,
@@ -190,10 +202,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         narrow: args.narrow,
         prefer: args.prefer,
     };
-    let threads = args
-        .threads
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let threads = threads_or_all_cores(args.threads);
 
     let mut fresh = FindState::new(config, chunk);
     if let Some(path) = &args.from {

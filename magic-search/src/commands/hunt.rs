@@ -10,6 +10,7 @@ use magic_search::geometry::square_name;
 use magic_search::{HuntReport, Scheme, SliderKind, hunt};
 
 use crate::Failure;
+use crate::commands::find::threads_or_all_cores;
 use crate::commands::resumable::{
     Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
@@ -105,10 +106,7 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
     }
     let range = range.start..range.end.min(period);
     let chunk = chunk_of(&range, args.work.chunk);
-    let threads = args
-        .threads
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let threads = threads_or_all_cores(args.threads);
     let keep = args.keep as usize;
 
     let fresh = HuntReport::new(target, chunk.clone());

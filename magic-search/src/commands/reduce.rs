@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{Budget, ReduceEffort, reduce_set};
+use magic_search::{ReduceEffort, reduce_set};
 
 use crate::Failure;
-use crate::commands::find::parse_duration;
+use crate::commands::find::{budget_of, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::interrupted;
 use crate::files::{Output, command_line, kib, read_set};
 
@@ -28,7 +28,7 @@ pub(crate) struct ReduceArgs {
     /// The fancy `.magics` file to reduce (such as one from `find --bits min`).
     file: PathBuf,
 
-    /// Candidates per square and round [default: 67108864, a few seconds for a rook square].
+    /// Candidates per square and round [default: 67108864; README gives the time it takes].
     #[arg(long, conflicts_with = "time_budget", value_parser = clap::value_parser!(u64).range(1..))]
     attempts: Option<u64>,
 
@@ -66,19 +66,15 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     };
     output.check_writable()?;
     let set = read_set(&args.file)?;
-    let budget = match (args.attempts, args.time_budget) {
-        (_, Some(time)) => Budget::Time(time),
-        (Some(attempts), None) => Budget::Attempts(attempts),
-        (None, None) => ReduceEffort::default().budget,
-    };
     let effort = ReduceEffort {
-        budget,
+        budget: budget_of(
+            args.attempts,
+            args.time_budget,
+            ReduceEffort::default().budget,
+        ),
         rounds: args.rounds,
         seed: args.seed,
-        threads: args
-            .threads
-            .map(usize::from)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+        threads: threads_or_all_cores(args.threads),
     };
     let progress = ProgressBar::new(128).with_style(
         ProgressStyle::with_template(
