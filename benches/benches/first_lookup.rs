@@ -182,10 +182,10 @@ fn first_lookup(c: &mut Criterion) {
             });
         }
     }
-    let fancy = magic_search::MagicSet::parse(include_str!("../../core/magics/fancy.magics"))
+    let fancy = bitforge_index::MagicSet::parse(include_str!("../../core/magics/fancy.magics"))
         .expect("the embedded fancy set parses");
     group.bench_function("runtime_init/fancy", |b| {
-        b.iter(|| magic_search::verify(black_box(&fancy)).expect("the embedded set is valid"))
+        b.iter(|| bitforge_index::verify(black_box(&fancy)).expect("the embedded set is valid"))
     });
     group.finish();
 }

@@ -1,8 +1,9 @@
 //! Finding and verifying a full magic set, single-threaded: the figure `magic-search` is judged
 //! by (README and results/ quote it).
 
+use bitforge_index::{Scheme, verify};
 use criterion::{Criterion, criterion_group, criterion_main};
-use magic_search::{Scheme, SearchConfig, find_set, verify};
+use magic_search::{SearchConfig, find_set};
 
 fn find_and_verify(c: &mut Criterion) {
     let mut group = c.benchmark_group("magic_search");

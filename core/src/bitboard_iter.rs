@@ -56,25 +56,19 @@ impl IntoIterator for Bitboard {
 /// assert_eq!(all, [0b00, 0b01, 0b10, 0b11].map(bitforge::Bitboard));
 /// ```
 #[derive(Clone, Debug)]
-pub struct Subsets {
-    set: Bitboard,
-    next: Option<Bitboard>,
-}
+pub struct Subsets(bitforge_index::Subsets);
 
 impl Iterator for Subsets {
     type Item = Bitboard;
 
     #[inline]
     fn next(&mut self) -> Option<Bitboard> {
-        let current = self.next?;
-        // Subtracting the set borrows through the squares outside it, counting up inside it.
-        let following = Bitboard(current.0.wrapping_sub(self.set.0) & self.set.0);
-        self.next = if following.is_empty() {
-            None
-        } else {
-            Some(following)
-        };
-        Some(current)
+        self.0.next().map(Bitboard)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
     }
 }
 
@@ -84,9 +78,6 @@ impl Bitboard {
     /// Every subset of this set (see [`Subsets`]).
     #[inline]
     pub const fn subsets(self) -> Subsets {
-        Subsets {
-            set: self,
-            next: Some(Bitboard::EMPTY),
-        }
+        Subsets(bitforge_index::Subsets::new(self.0))
     }
 }

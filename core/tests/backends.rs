@@ -6,8 +6,8 @@ use bitforge::slider::{
     kogge_stone_bishops, kogge_stone_rooks,
 };
 use bitforge::{Bitboard, Square};
-use magic_search::SliderKind;
-use magic_search::geometry::relevant_mask;
+use bitforge_index::SliderKind;
+use bitforge_index::geometry::relevant_mask;
 
 /// Random occupancies per piece (fewer under Miri, which runs about a million times slower).
 const RANDOM_PAIRS: usize = if cfg!(miri) { 400 } else { 1_000_000 };
@@ -86,7 +86,7 @@ fn reference_agrees_with_the_generator_geometry() {
             let mask = relevant_mask(kind, square.index() as u8);
             for occupancy in Bitboard(mask).subsets().step_by(SUBSET_STRIDE) {
                 let generator =
-                    magic_search::geometry::ray_attacks(kind, square.index() as u8, occupancy.0);
+                    bitforge_index::geometry::ray_attacks(kind, square.index() as u8, occupancy.0);
                 assert_eq!(attacks(Reference, kind, square, occupancy).0, generator);
             }
         }

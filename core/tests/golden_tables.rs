@@ -4,8 +4,8 @@ use bitforge::tables::{
     BETWEEN, CHECK_BLOCK, DISTANCE, FILE_BB, LINE, PSEUDO_ATTACKS, RANK_BB, SQUARE_BB, STEP_ATTACKS,
 };
 use bitforge::{Bitboard, Color, Piece, PieceType, Square};
-use magic_search::SliderKind;
-use magic_search::geometry as reference;
+use bitforge_index::SliderKind;
+use bitforge_index::geometry as reference;
 
 fn squares() -> impl Iterator<Item = (Square, u8)> {
     Square::ALL.into_iter().map(|square| (square, square as u8))
@@ -96,12 +96,12 @@ fn lines_betweens_check_blocks_and_distances() {
     }
 }
 
-/// An embedded magic set equals its `.magics` file as `magic-search` reads and verifies it now.
+/// An embedded magic set equals its `.magics` file as `bitforge-index` reads and verifies it now.
 macro_rules! assert_magic_set_matches {
     ($module:path, $file:literal) => {{
         use $module as embedded;
-        let set = magic_search::MagicSet::parse(include_str!($file)).expect("the file parses");
-        let table = magic_search::verify(&set).expect("the file verifies");
+        let set = bitforge_index::MagicSet::parse(include_str!($file)).expect("the file parses");
+        let table = bitforge_index::verify(&set).expect("the file verifies");
         assert_eq!(embedded::SCHEME, set.scheme.name());
         assert_eq!(embedded::ENTRIES, table.entries());
         assert!(embedded::ATTACKS[..] == table.attacks[..], "attack table");

@@ -1,14 +1,21 @@
-//! The slider index formulas, in one place: what `magic-search` searches and verifies with, what
-//! `bitforge-macros` builds tables with, what the exports write out and what the core computes
-//! at run time where it has no instruction for it. A table built by one is read by another
-//! with the same formula, so they cannot drift apart (as `phf_shared` keeps `phf`'s one hash).
-//! The core's reference ray walker, which checks all of them, stays independent.
+//! What everything in bitforge that touches a magic number shares, written once: the index
+//! formulas, the board geometry and reference ray walker, subset enumeration, the index schemes,
+//! the `.magics` text format and the binary export format, and verification of a set against the
+//! walker. `magic-search` (the research instrument) searches with it, `bitforge-macros` verifies
+//! and embeds sets with it and emits calls to its formulas, and the `bitforge` core computes
+//! indices and software PEXT with it at run time: a table built by one is read by another with
+//! the same formula, so they cannot drift apart (as `phf_shared` keeps `phf`'s one hash).
+//!
+//! The crate is `no_std` and has no dependencies. The formulas, the geometry, the schemes and
+//! the subsets need nothing more; the formats and verification need the `alloc` feature (on by
+//! default). The core's own reference walker, which checks all of this, stays independent.
 //!
 //! ```
-//! use bitforge_index::{fancy_key, magic_index, pdep, pext};
+//! use bitforge_index::{SliderKind, fancy_key, geometry, magic_index, pdep, pext};
 //!
 //! // A rook on a1 with a piece on a3: the mask keeps a2..a7 and b1..g1.
-//! let mask = 0x0001_0101_0101_017E;
+//! let mask = geometry::relevant_mask(SliderKind::Rook, 0);
+//! assert_eq!(mask, 0x0001_0101_0101_017E);
 //! let key = fancy_key(1 << 16, mask);
 //! assert_eq!(key, 1 << 16);
 //! assert!(magic_index(key, 0x0080_0010_2040_0080, 52) < 4096);
@@ -16,87 +23,59 @@
 //! assert_eq!(pext(1 << 16, mask), 1 << 7);
 //! assert_eq!(pdep(pext(key, mask), mask), key);
 //! ```
+//!
+//! With `alloc`, a set is parsed, verified and its table built:
+//!
+//! ```
+//! # #[cfg(feature = "alloc")] {
+//! use bitforge_index::{MagicSet, SliderKind, verify};
+//!
+//! let mut text = String::from("bitforge-magics 1\nscheme fixed\n");
+//! // A fixed-shift set with 12 (rook) and 9 (bishop) bits needs real magics: take them from a
+//! // file such as results/magics/*.magics. A set with a wrong magic is refused, naming it:
+//! for kind in SliderKind::ALL {
+//!     for square in 0..64 {
+//!         let name = bitforge_index::geometry::square_name(square);
+//!         text.push_str(&format!("{kind} {name} 0x1 {} 0\n", if kind == SliderKind::Rook { 12 } else { 9 }));
+//!     }
+//! }
+//! let set = MagicSet::parse(&text).expect("well-formed");
+//! let error = verify(&set).unwrap_err();
+//! assert!(error.to_string().contains("rook a1"));
+//! # }
+//! ```
 
 #![no_std]
 
-/// The key a fancy (or fixed-shift) magic multiplies: the occupancy under the relevant mask.
-#[inline(always)]
-pub const fn fancy_key(occupancy: u64, mask: u64) -> u64 {
-    occupancy & mask
-}
-
-/// The key a black magic multiplies: the occupancy with every square outside the mask set,
-/// which gives the multiplication more carries to work with.
-#[inline(always)]
-pub const fn black_key(occupancy: u64, mask: u64) -> u64 {
-    occupancy | !mask
-}
-
-/// The index a magic gives a key: the top `64 - shift` bits of the product (`shift` below 64).
-#[inline(always)]
-pub const fn magic_index(key: u64, magic: u64, shift: u32) -> usize {
-    (key.wrapping_mul(magic) >> shift) as usize
-}
-
-/// Parallel bit extraction in software (BMI2 `PEXT`): the bits of `value` under `mask`, packed
-/// to the bottom in order.
-pub const fn pext(value: u64, mut mask: u64) -> u64 {
-    let (mut result, mut out) = (0, 0);
-    while mask != 0 {
-        if value & mask & mask.wrapping_neg() != 0 {
-            result |= 1 << out;
-        }
-        out += 1;
-        mask &= mask - 1;
-    }
-    result
-}
-
-/// Parallel bit deposit in software (BMI2 `PDEP`): the low bits of `value` spread, in order,
-/// over the set bits of `mask`.
-pub const fn pdep(value: u64, mut mask: u64) -> u64 {
-    let (mut result, mut from) = (0, 0);
-    while mask != 0 {
-        if value >> from & 1 != 0 {
-            result |= mask & mask.wrapping_neg();
-        }
-        from += 1;
-        mask &= mask - 1;
-    }
-    result
-}
-
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(test)]
-mod tests {
-    use super::*;
+extern crate std;
 
-    #[test]
-    fn pext_packs_the_masked_bits_in_order() {
-        assert_eq!(pext(0b1011_0110, 0b1111_0000), 0b1011);
-        assert_eq!(pext(0b1011_0110, 0b0101_0101), 0b0110);
-        assert_eq!(pext(u64::MAX, 0x8000_0000_0000_0001), 0b11);
-        assert_eq!(pext(u64::MAX, 0), 0);
-    }
+#[cfg(feature = "alloc")]
+mod binary;
+mod formula;
+pub mod geometry;
+#[cfg(feature = "alloc")]
+mod magic_set;
+mod scheme;
+mod slider_kind;
+mod subsets;
+#[cfg(feature = "alloc")]
+mod verify;
 
-    #[test]
-    fn pdep_undoes_pext_under_the_mask() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..10_000 {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            let (value, mask) = (state.rotate_left(17), state.rotate_right(9) & state);
-            assert_eq!(pdep(pext(value, mask), mask), value & mask);
-            let low = u64::MAX.checked_shr(64 - mask.count_ones()).unwrap_or(0);
-            assert_eq!(pext(pdep(value, mask), mask), value & low);
-        }
-    }
-
-    #[test]
-    fn keys_and_indices() {
-        assert_eq!(fancy_key(0xFF, 0x0F), 0x0F);
-        assert_eq!(black_key(0x10, 0x0F), !0x0F);
-        assert_eq!(magic_index(1, 1 << 63, 63), 1);
-        assert_eq!(magic_index(u64::MAX, 1, 52), 4095);
-    }
-}
+#[cfg(feature = "alloc")]
+pub use binary::{BINARY_MAGIC, BINARY_VERSION, BinaryError, from_binary, to_binary};
+pub use formula::{black_key, fancy_key, magic_index, pdep, pext};
+#[cfg(feature = "alloc")]
+pub use magic_set::{Entry, HEADER, MAX_BITS, MagicSet, ParseError};
+pub use scheme::Scheme;
+#[cfg(feature = "alloc")]
+pub use scheme::{Syntax, UnknownScheme};
+pub use slider_kind::SliderKind;
+pub use subsets::Subsets;
+#[cfg(feature = "alloc")]
+pub use verify::{
+    AttackTable, MAX_TABLE_ENTRIES, SlotDemand, SlotUse, VerifyError, occupancies_with_attacks,
+    verify,
+};

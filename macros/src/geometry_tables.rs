@@ -1,7 +1,7 @@
-//! The tables' contents, computed from the reference geometry of `magic-search`.
+//! The tables' contents, computed from the reference geometry of `bitforge-index`.
 
-use magic_search::SliderKind;
-use magic_search::geometry::{
+use bitforge_index::SliderKind;
+use bitforge_index::geometry::{
     between, distance, king_attacks, knight_attacks, pawn_attacks, ray_attacks,
 };
 

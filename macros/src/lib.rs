@@ -1,7 +1,7 @@
 //! Procedural macros that embed bitforge's lookup tables as literal constants.
 //!
-//! Every table is computed at expansion time by the reference geometry of the `magic-search`
-//! library and emitted as an array literal, so the crate that uses it does no work at run time
+//! Every table is computed at expansion time by the reference geometry of `bitforge-index` and
+//! emitted as an array literal, so the crate that uses it does no work at run time
 //! and no `const fn` evaluation at compile time (which costs seconds for large tables).
 //!
 //! Each table macro takes an optional path to a tuple-struct constructor that wraps each `u64`
@@ -73,7 +73,10 @@ pub fn pseudo_attacks(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn line_table(input: TokenStream) -> TokenStream {
     emit::table(input, |wrap| {
-        emit::grid(&geometry_tables::pairs(magic_search::geometry::line), wrap)
+        emit::grid(
+            &geometry_tables::pairs(bitforge_index::geometry::line),
+            wrap,
+        )
     })
 }
 
@@ -82,7 +85,7 @@ pub fn line_table(input: TokenStream) -> TokenStream {
 pub fn between_table(input: TokenStream) -> TokenStream {
     emit::table(input, |wrap| {
         emit::grid(
-            &geometry_tables::pairs(magic_search::geometry::between),
+            &geometry_tables::pairs(bitforge_index::geometry::between),
             wrap,
         )
     })
@@ -118,7 +121,9 @@ pub fn distance_table(input: TokenStream) -> TokenStream {
 /// The path is relative to the file that invokes the macro, as for `include_bytes!`. The file
 /// is a `.magics` file written by `magic-search`; it is verified at expansion time against the
 /// reference ray walker, and a set that fails is a compile error naming the square and the two
-/// occupancies that collide. Editing the file rebuilds the crate.
+/// occupancies that collide. Editing the file rebuilds the crate. The lookups call the index
+/// formula of `bitforge-index` (the one `verify` checked), so the invoking crate depends on
+/// `bitforge-index` too (with no features: the formulas need none).
 ///
 /// The module holds `SCHEME` (`"fancy"`, `"fixed"` or `"black"`), `ENTRIES`, `POST_MASKED`,
 /// the `Entry` type (`mask`, `magic`, `shift`, `offset`, `post_mask`, and `slot(occupancy)`,

@@ -1,7 +1,7 @@
 //! `magic_set!`: a module holding a verified magic set, its attack table and lookup functions.
 
-use magic_search::geometry::relevant_mask;
-use magic_search::{MagicSet, SliderKind, Syntax, verify};
+use bitforge_index::geometry::relevant_mask;
+use bitforge_index::{MagicSet, Scheme, SliderKind, verify};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
@@ -50,20 +50,19 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
     } = input.header;
     let tracked = Literal::string(&path.to_string_lossy());
     let scheme = set.scheme.name();
-    // The formula as magic-search writes it out, so that the tables read what it verified.
-    let index = |mask: &str, magic: &str, shift: &str| -> TokenStream {
-        let source = set
-            .scheme
-            .index_source(Syntax::Rust, "occupancy", mask, magic, shift);
-        source
-            .parse()
-            .expect("magic-search writes the formula as a valid Rust expression")
+    // The one index formula (`bitforge_index`), called by the lookups as magic-search and
+    // `verify` computed it: the generated code names the crate, so the invoking crate depends
+    // on `bitforge-index` (the core does).
+    let key = match set.scheme {
+        Scheme::Fancy | Scheme::Fixed => quote!(::bitforge_index::fancy_key),
+        Scheme::Black => quote!(::bitforge_index::black_key),
     };
-    let entry_index = index("self.mask", "self.magic", "self.shift");
+    let index = |mask: TokenStream, magic: TokenStream, shift: TokenStream| quote!(::bitforge_index::magic_index(#key(occupancy, #mask), #magic, #shift));
+    let entry_index = index(quote!(self.mask), quote!(self.magic), quote!(self.shift));
     let fields_index = index(
-        "self.masks[square]",
-        "self.magics[square]",
-        "self.shifts[square]",
+        quote!(self.masks[square]),
+        quote!(self.magics[square]),
+        quote!(self.shifts[square]),
     );
     let rook = entries(&set, SliderKind::Rook);
     let bishop = entries(&set, SliderKind::Bishop);
@@ -125,7 +124,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 /// The slot in [`ATTACKS`] that `occupancy` selects.
                 #[inline(always)]
                 pub const fn slot(&self, occupancy: u64) -> usize {
-                    let index = #entry_index as usize;
+                    let index = #entry_index;
                     (self.offset as usize).wrapping_add(index)
                 }
 
@@ -180,7 +179,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                 /// as [`Entry::slot`] gives it.
                 #[inline(always)]
                 pub const fn slot(&self, square: usize, occupancy: u64) -> usize {
-                    let index = #fields_index as usize;
+                    let index = #fields_index;
                     (self.offsets[square] as usize).wrapping_add(index)
                 }
             }

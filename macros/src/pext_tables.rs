@@ -1,8 +1,8 @@
 //! `pext_tables!`: dense tables indexed by parallel bit extraction (BMI2 `PEXT`).
 
+use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::pext;
-use magic_search::geometry::{ray_attacks, relevant_mask};
-use magic_search::{SliderKind, Subsets};
+use bitforge_index::{SliderKind, Subsets};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Token;

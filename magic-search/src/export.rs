@@ -4,10 +4,11 @@ use core::fmt;
 use core::str::FromStr;
 use std::fmt::Write as _;
 
-use crate::geometry::{SliderKind, relevant_mask, square_name};
-use crate::magic_set::MagicSet;
-use crate::scheme::Syntax;
-use crate::verify::AttackTable;
+use bitforge_index::AttackTable;
+use bitforge_index::MagicSet;
+use bitforge_index::SliderKind;
+use bitforge_index::Syntax;
+use bitforge_index::geometry::{relevant_mask, square_name};
 
 /// An export format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +58,7 @@ impl FromStr for Format {
 
 /// One square's row, as every format writes it.
 struct Row {
-    square: String,
+    square: &'static str,
     mask: u64,
     magic: u64,
     bits: u8,
@@ -92,7 +93,7 @@ pub fn export(
         Format::Rust => rust(set, table, provenance).into_bytes(),
         Format::C => c(set, table, provenance).into_bytes(),
         Format::Json => json(set, table, provenance).into_bytes(),
-        Format::Bin => crate::binary::to_binary(set, table),
+        Format::Bin => bitforge_index::to_binary(set, table),
     }
 }
 

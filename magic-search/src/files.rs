@@ -4,7 +4,7 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use magic_search::{AttackTable, BINARY_MAGIC, MagicSet, from_binary, verify};
+use bitforge_index::{AttackTable, BINARY_MAGIC, MagicSet, from_binary, verify};
 
 use crate::Failure;
 

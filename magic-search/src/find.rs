@@ -6,11 +6,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::geometry::{SliderKind, relevant_mask, square_name};
 use crate::hunt::{Found, Target, check_magic};
-use crate::magic_set::MagicSet;
 use crate::search::{SearchConfig, SearchStats, SquareProgress, SquareResult, Stage};
 use crate::state_file::MergeError;
+use bitforge_index::MagicSet;
+use bitforge_index::SliderKind;
+use bitforge_index::geometry::{relevant_mask, square_name};
 
 /// The most chunks a set's search splits into: one square each.
 pub const MAX_CHUNKS: u32 = 128;
@@ -323,7 +324,7 @@ pub fn find_set(
 mod tests {
     use super::*;
     use crate::search::{BitsTarget, Budget, Prefer};
-    use crate::{Scheme, verify};
+    use bitforge_index::{Scheme, verify};
 
     fn minimising() -> SearchConfig {
         SearchConfig {

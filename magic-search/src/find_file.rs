@@ -25,10 +25,11 @@ use core::str::FromStr;
 use std::time::Duration;
 
 use crate::find::{Chunk, FindState};
-use crate::geometry::{SliderKind, parse_square, square_name};
-use crate::scheme::Scheme;
 use crate::search::{BitsTarget, Budget, Prefer, SearchConfig, SquareProgress, Stage};
 use crate::state_file::{StateFileError, found, number, read_lines, set_once};
+use bitforge_index::Scheme;
+use bitforge_index::SliderKind;
+use bitforge_index::geometry::{parse_square, square_name};
 
 impl FindState {
     /// The format's first line.

@@ -12,15 +12,16 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::geometry::{SliderKind, relevant_mask, square_name};
-use crate::scheme::Scheme;
 use crate::search::Tester;
-use crate::subsets::Subsets;
-use crate::verify::{SlotUse, VerifyError, occupancies_with_attacks};
+use bitforge_index::Scheme;
+use bitforge_index::SliderKind;
+use bitforge_index::Subsets;
+use bitforge_index::geometry::{relevant_mask, square_name};
+use bitforge_index::{SlotUse, VerifyError, occupancies_with_attacks};
 
 /// The most index bits [`check_magic`] and [`hunt`] take: 2^20 slots, far more than the 12 a
 /// rook's mask needs.
-pub const MAX_BITS: u8 = 20;
+pub(crate) const MAX_BITS: u8 = 20;
 
 /// One square, an index width and a scheme: what a magic is checked or hunted for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

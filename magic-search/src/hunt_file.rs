@@ -18,14 +18,15 @@
 
 use core::ops::Range;
 
-use crate::geometry::{SliderKind, parse_square, square_name};
 use crate::hunt::{Found, HuntReport, Target};
-use crate::scheme::Scheme;
 use crate::state_file::{MergeError, StateFileError, found, number, read_lines, set_once};
+use bitforge_index::Scheme;
+use bitforge_index::SliderKind;
+use bitforge_index::geometry::{parse_square, square_name};
 
 /// The most `found` lines a file may hold: a hunt keeps what it was asked to, and a file that
 /// claims more is refused before it fills memory.
-pub const MAX_FOUND_LINES: usize = 1 << 20;
+pub(crate) const MAX_FOUND_LINES: usize = 1 << 20;
 
 fn hex(n: u128) -> String {
     format!("{n:#x}")

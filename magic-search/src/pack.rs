@@ -17,14 +17,15 @@ use std::thread;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use crate::geometry::{SliderKind, relevant_mask, square_name};
-use crate::magic_set::MagicSet;
 use crate::search::{MAX_COMB_PERIOD, comb_footprint};
-use crate::verify::{SlotDemand, VerifyError, occupancies_with_attacks, verify};
+use bitforge_index::MagicSet;
+use bitforge_index::SliderKind;
+use bitforge_index::geometry::{relevant_mask, square_name};
+use bitforge_index::{SlotDemand, VerifyError, occupancies_with_attacks, verify};
 
 mod fill;
 
-pub use fill::{FILL_MIN_SPAN, FILL_OVERHANG};
+pub(crate) use fill::{FILL_MIN_SPAN, FILL_OVERHANG};
 
 /// A square whose slice is placed as part of a [`Slice`].
 #[derive(Clone, Copy, Debug)]
@@ -118,7 +119,7 @@ pub const MAX_CHAINS: u32 = 1024;
 
 /// The annealing's temperature at its last step: by then a step that costs an entry is taken
 /// about one time in seven.
-pub const FINAL_TEMPERATURE: f64 = 0.5;
+pub(crate) const FINAL_TEMPERATURE: f64 = 0.5;
 
 /// How far (in places of the order) an annealing step moves a slice at most: far enough to
 /// change which slices meet, near enough that large slices stay early, which first-fit needs.
@@ -367,7 +368,7 @@ pub fn pack_choosing(
 /// The most perturbed orders [`pack_choosing`]'s quick packing tries after the largest-first
 /// one (fewer if the effort's `tries` are fewer: its first chain starts with the same orders,
 /// so the final table is never larger than the quick packing of the chosen magics).
-pub const QUICK_TRIES: u32 = 8;
+pub(crate) const QUICK_TRIES: u32 = 8;
 
 /// The descent of [`pack_choosing`]: the set with the chosen magics (offsets unchanged, so not
 /// a valid table until arranged), and how many quick packings it placed. Rounds of single
@@ -1140,7 +1141,8 @@ pub(super) mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::{Entry, Scheme, SearchConfig, find_set};
+    use crate::{SearchConfig, find_set};
+    use bitforge_index::{Entry, Scheme};
 
     fn pack_quietly(set: &MagicSet, tries: u32, anneal_steps: u64) -> Result<Packed, VerifyError> {
         let effort = PackEffort {

@@ -25,9 +25,10 @@ use std::time::Instant;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use crate::geometry::relevant_mask;
+use crate::Budget;
 use crate::search::{Tester, mixed_density_candidate, sparse_candidate};
-use crate::{Budget, MagicSet, Scheme, SliderKind, verify};
+use bitforge_index::geometry::relevant_mask;
+use bitforge_index::{MagicSet, Scheme, SliderKind, verify};
 
 /// How hard [`reduce_set`] tries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,12 +6,13 @@ use std::time::{Duration, Instant};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use crate::geometry::{SliderKind, ray, ray_attacks, relevant_mask};
 use crate::hunt::Found;
 use crate::lanes::{BATCH, Killers, Lanes, Scalar, spreads_over_the_top_byte};
-use crate::scheme::Scheme;
-use crate::subsets::Subsets;
 use crate::tuned_streams::FANCY_STREAM_OFFSETS;
+use bitforge_index::Scheme;
+use bitforge_index::SliderKind;
+use bitforge_index::Subsets;
+use bitforge_index::geometry::{ray, ray_attacks, relevant_mask};
 
 /// The seed the command line uses when none is given.
 pub const DEFAULT_SEED: u64 = 0x0B17_F06E;
@@ -256,14 +257,14 @@ impl Problem {
 }
 
 /// The share of a slice's span that [`Prefer::Comb`] adds to its footprint: an eighth.
-pub const COMB_SPAN_SHARE: usize = 8;
+pub(crate) const COMB_SPAN_SHARE: usize = 8;
 
 /// The longest period [`comb_footprint`] looks at.
-pub const MAX_COMB_PERIOD: usize = 128;
+pub(crate) const MAX_COMB_PERIOD: usize = 128;
 
 /// The fewest periods a span must hold for [`comb_footprint`] to count it as a comb of that
 /// period.
-pub const MIN_TEETH: usize = 8;
+pub(crate) const MIN_TEETH: usize = 8;
 
 /// The slots a slice blocks when other slices may fill its gaps: a slice `span` slots long
 /// whose used slots are `residues` modulo [`MAX_COMB_PERIOD`] (a bit per residue). For a
@@ -272,17 +273,7 @@ pub const MIN_TEETH: usize = 8;
 /// teeth) and leave the other `p - w` to other slices of the same period: the slice blocks
 /// `ceil(span / p) * w` slots. The footprint is the least of these and the span itself (a
 /// dense slice's footprint is its span).
-///
-/// ```
-/// use magic_search::search::comb_footprint;
-///
-/// // Used slots 5, 6, 7 of every 8, over 4,096 slots: teeth 3 wide, 512 of them.
-/// let residues = (0..128).filter(|r| r % 8 >= 5).fold(0u128, |m, r| m | 1 << r);
-/// assert_eq!(comb_footprint(4096, residues), 3 * 512);
-/// // Every residue used: no gap to share, the span.
-/// assert_eq!(comb_footprint(1024, u128::MAX), 1024);
-/// ```
-pub fn comb_footprint(span: usize, residues: u128) -> usize {
+pub(crate) fn comb_footprint(span: usize, residues: u128) -> usize {
     let mut footprint = span;
     let (mut period, mut folded) = (MAX_COMB_PERIOD, residues);
     while period >= 2 {
@@ -1117,7 +1108,18 @@ pub fn find_square(kind: SliderKind, square: u8, config: &SearchConfig) -> Squar
 mod tests {
     use super::*;
     use crate::find::find_set;
-    use crate::verify::verify;
+    use bitforge_index::verify;
+
+    #[test]
+    fn a_comb_blocks_its_teeth_and_a_dense_slice_its_span() {
+        // Used slots 5, 6, 7 of every 8, over 4,096 slots: teeth 3 wide, 512 of them.
+        let residues = (0..128)
+            .filter(|r| r % 8 >= 5)
+            .fold(0u128, |m, r| m | 1 << r);
+        assert_eq!(comb_footprint(4096, residues), 3 * 512);
+        // Every residue used: no gap to share, the span.
+        assert_eq!(comb_footprint(1024, u128::MAX), 1024);
+    }
 
     #[test]
     fn a_full_fancy_set_verifies_with_the_published_size() {

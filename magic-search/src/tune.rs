@@ -4,9 +4,9 @@
 //! streams), so the default fancy search draws each square from the stream, among the first
 //! `tries`, that reaches a magic soonest. The magics are still found by the search, every run.
 
-use crate::geometry::SliderKind;
-use crate::scheme::Scheme;
 use crate::search::{DEFAULT_SEED, SearchConfig, SquareSearch};
+use bitforge_index::Scheme;
+use bitforge_index::SliderKind;
 
 /// What tuning one square found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use magic_search::{MagicSet, SearchConfig, SliderKind, find_set, verify};
+use bitforge_index::{MagicSet, SliderKind, verify};
+use magic_search::{SearchConfig, find_set};
 
 fn magic_search(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magic-search"))
@@ -418,7 +419,7 @@ mod export {
             state ^= state << 17;
             let kind = SliderKind::ALL[(state & 1) as usize];
             let square = ((state >> 1) & 63) as u8;
-            let attacks = magic_search::geometry::ray_attacks(kind, square, state);
+            let attacks = bitforge_index::geometry::ray_attacks(kind, square, state);
             sum = sum.wrapping_mul(31).wrapping_add(attacks);
         }
         sum
@@ -846,7 +847,7 @@ fn a_killed_set_search_resumes_from_its_checkpoint_and_ends_with_the_same_set() 
     );
     assert!(uninterrupted.status.success(), "{}", stderr(&uninterrupted));
     let set = |path: &Path| {
-        magic_search::MagicSet::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+        bitforge_index::MagicSet::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
     };
     assert_eq!(set(&resumed_set), set(&whole_set));
     assert_eq!(find_state(&resumed), find_state(&whole));
@@ -951,7 +952,7 @@ fn set_search_chunks_run_by_separate_processes_merge_into_the_whole_set() {
     let output = magic_search(&single);
     assert!(output.status.success(), "{}", stderr(&output));
     let set = |path: &Path| {
-        magic_search::MagicSet::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+        bitforge_index::MagicSet::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
     };
     assert_eq!(set(&merged), set(&whole));
 
@@ -1209,7 +1210,7 @@ fn reduce_lowers_bits_and_verifies() {
     std::fs::write(&fancy, good_set_text()).unwrap();
     let black_set = find_set(
         &SearchConfig {
-            scheme: magic_search::Scheme::Black,
+            scheme: bitforge_index::Scheme::Black,
             ..SearchConfig::default()
         },
         2,

@@ -9,11 +9,11 @@
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
-use magic_search::{
-    AttackTable, BINARY_VERSION, BitsTarget, Budget, Chunk, FindState, HuntReport,
-    MAX_TABLE_ENTRIES, MagicSet, Scheme, SearchConfig, SliderKind, Target, from_binary, hunt,
+use bitforge_index::{
+    AttackTable, BINARY_VERSION, MAX_TABLE_ENTRIES, MagicSet, Scheme, SliderKind, from_binary,
     to_binary, verify,
 };
+use magic_search::{BitsTarget, Budget, Chunk, FindState, HuntReport, SearchConfig, Target, hunt};
 use proptest::prelude::*;
 
 const SETS: [&str; 2] = [

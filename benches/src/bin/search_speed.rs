@@ -12,9 +12,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitforge_benches::machine::Machine;
+use bitforge_index::geometry::{ray_attacks, relevant_mask};
+use bitforge_index::{Scheme, SliderKind, Subsets, verify};
 use clap::Parser;
-use magic_search::geometry::{ray_attacks, relevant_mask};
-use magic_search::{SearchConfig, SliderKind, Subsets, find_set, verify};
+use magic_search::{SearchConfig, find_set};
 
 unsafe extern "C" {
     /// Finds every rook, then every bishop magic, the candidates tried returned.
@@ -52,9 +53,9 @@ fn stockfish(seed: u64) -> Result<u64, String> {
         };
         let square = (number % 64) as u8;
         let mask = relevant_mask(kind, square);
-        let shift = 64 - mask.count_ones();
+        let bits = mask.count_ones() as u8;
         for occupancy in Subsets::new(mask) {
-            let index = base + (occupancy.wrapping_mul(*magic) >> shift) as usize;
+            let index = base + Scheme::Fancy.index(occupancy, mask, *magic, bits);
             // SAFETY: a plain read of the C table; indices past its end return 0.
             let held = unsafe { stockfish_table_entry(index) };
             if held != ray_attacks(kind, square, occupancy) {

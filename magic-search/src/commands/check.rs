@@ -1,8 +1,9 @@
 //! `magic-search check`: one magic on one square.
 
+use bitforge_index::geometry::square_name;
+use bitforge_index::{Scheme, SliderKind, VerifyError};
 use clap::Args;
-use magic_search::geometry::square_name;
-use magic_search::{Scheme, SliderKind, VerifyError, check_magic};
+use magic_search::check_magic;
 
 use crate::Failure;
 use crate::commands::square::{PieceArg, SquareArg, parse_magic, target};

@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use bitforge_index::{AttackTable, MagicSet, Scheme, verify};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{
-    AttackTable, BitsTarget, Budget, Chunk, DEFAULT_SEED, FindState, MagicSet, Prefer, Scheme,
-    SearchConfig, Target, find, verify,
+    BitsTarget, Budget, Chunk, DEFAULT_SEED, FindState, Prefer, SearchConfig, Target, find,
 };
 
 use crate::Failure;

@@ -4,10 +4,11 @@ use core::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
+use bitforge_index::geometry::square_name;
+use bitforge_index::{Scheme, SliderKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::geometry::square_name;
-use magic_search::{HuntReport, Scheme, SliderKind, hunt};
+use magic_search::{HuntReport, hunt};
 
 use crate::Failure;
 use crate::commands::find::threads_or_all_cores;

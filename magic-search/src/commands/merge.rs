@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
+use bitforge_index::verify;
 use clap::Args;
-use magic_search::{FindState, HuntReport, verify};
+use magic_search::{FindState, HuntReport};
 
 use crate::Failure;
 use crate::commands::resumable::{header, read_text};

@@ -2,8 +2,9 @@
 
 use core::str::FromStr;
 
-use magic_search::geometry::parse_square;
-use magic_search::{Scheme, SliderKind, Target};
+use bitforge_index::geometry::parse_square;
+use bitforge_index::{Scheme, SliderKind};
+use magic_search::Target;
 
 use crate::Failure;
 

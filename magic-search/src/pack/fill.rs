@@ -18,17 +18,17 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::{PackEffort, PackProgress, Slice, quick_entries, slices_of, stack, unit_interval};
-use crate::geometry::SliderKind;
-use crate::magic_set::MagicSet;
 use crate::search::Problem;
+use bitforge_index::MagicSet;
+use bitforge_index::SliderKind;
 
 /// The slices a fill moves, and the stacking takes whole into another's holes: at least this
 /// many slots long. Shorter ones (every bishop's) first-fit already places in holes.
-pub const FILL_MIN_SPAN: usize = 1024;
+pub(crate) const FILL_MIN_SPAN: usize = 1024;
 
 /// How far a filled slice may stick out of its host at either end (the slots it adds to the
 /// host's span).
-pub const FILL_OVERHANG: usize = 64;
+pub(crate) const FILL_OVERHANG: usize = 64;
 
 /// What one destructive collision (two occupancies with different attacks in one slot) costs
 /// the annealing, in slots: more than a misplaced slot, so that the search stays among valid
@@ -404,7 +404,7 @@ mod tests {
         assert!(measure.cost(found).fits);
         let mut with_found = set.clone();
         with_found.rook[square as usize].magic = found;
-        crate::verify(&with_found).expect("the magic found is valid");
+        bitforge_index::verify(&with_found).expect("the magic found is valid");
         // The same seed, the same magic.
         assert_eq!(
             anneal_into(&guest, &host, away, 200_000, 1, &never),

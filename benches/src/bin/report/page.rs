@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use bitforge::slider::Backend;
 use bitforge_benches::{COUNTED_LOOKUPS, LookupPiece};
-use magic_search::Scheme;
+use bitforge_index::Scheme;
 
 use crate::charts::{BarChart, Series, short};
 use crate::estimates::Estimates;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use magic_search::{MagicSet, Scheme, verify};
+use bitforge_index::{MagicSet, Scheme, verify};
 
 use crate::table::thousands;
 

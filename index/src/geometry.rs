@@ -6,41 +6,7 @@
 //!
 //! Squares are `0..64` with bit 0 = a1, bit 7 = h1 and bit 63 = h8 (little-endian rank-file).
 
-/// The two kinds of sliding piece whose attacks magic numbers index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SliderKind {
-    /// Orthogonal rays: files and ranks.
-    Rook,
-    /// Diagonal rays.
-    Bishop,
-}
-
-impl SliderKind {
-    /// Both kinds, rook first (the order of every table and file).
-    pub const ALL: [SliderKind; 2] = [SliderKind::Rook, SliderKind::Bishop];
-
-    /// The lower-case name used in magic-set files and messages.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SliderKind::Rook => "rook",
-            SliderKind::Bishop => "bishop",
-        }
-    }
-
-    /// The (file, rank) steps of the four rays.
-    pub const fn steps(self) -> [(i8, i8); 4] {
-        match self {
-            SliderKind::Rook => [(0, 1), (1, 0), (0, -1), (-1, 0)],
-            SliderKind::Bishop => [(1, 1), (1, -1), (-1, -1), (-1, 1)],
-        }
-    }
-}
-
-impl core::fmt::Display for SliderKind {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::SliderKind;
 
 /// The file (0 = a) of a square.
 pub const fn file_of(square: u8) -> u8 {
@@ -61,11 +27,16 @@ pub const fn square_at(file: i8, rank: i8) -> Option<u8> {
     }
 }
 
-/// The algebraic name of a square, such as `"e4"`.
-pub fn square_name(square: u8) -> String {
-    let file = (b'a' + file_of(square)) as char;
-    let rank = (b'1' + rank_of(square)) as char;
-    format!("{file}{rank}")
+/// The algebraic name of a square (`0..64`), such as `"e4"`.
+pub const fn square_name(square: u8) -> &'static str {
+    const NAMES: [&str; 64] = [
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2",
+        "h2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4",
+        "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6",
+        "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8",
+        "e8", "f8", "g8", "h8",
+    ];
+    NAMES[square as usize & 63]
 }
 
 /// Parses an algebraic square name (`"a1"` to `"h8"`, lower-case).
@@ -235,7 +206,7 @@ mod tests {
     #[test]
     fn square_names_round_trip() {
         for sq in 0..64 {
-            assert_eq!(parse_square(&square_name(sq)), Some(sq));
+            assert_eq!(parse_square(square_name(sq)), Some(sq));
         }
         assert_eq!(parse_square("i1"), None);
         assert_eq!(parse_square("a9"), None);

@@ -1,8 +1,10 @@
 //! Checking a magic set against the reference walker, and building its attack table.
 
+use alloc::vec::Vec;
 use core::fmt;
 
-use crate::geometry::{SliderKind, ray_attacks, relevant_mask, square_name};
+use crate::SliderKind;
+use crate::geometry::{ray_attacks, relevant_mask, square_name};
 use crate::magic_set::MagicSet;
 use crate::subsets::Subsets;
 
@@ -117,7 +119,7 @@ impl fmt::Display for VerifyError {
     }
 }
 
-impl std::error::Error for VerifyError {}
+impl core::error::Error for VerifyError {}
 
 /// What one table slot must hold for every lookup that reads it to be right.
 ///
@@ -127,17 +129,17 @@ impl std::error::Error for VerifyError {}
 /// all while that union has none of the squares any of them forbids. Without post masks this
 /// is plain equality.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SlotDemand {
+pub struct SlotDemand {
     /// What the slot holds: the union of the attacks its lookups expect.
-    pub(crate) held: u64,
+    pub held: u64,
     /// The squares that some lookup's post mask keeps but its attacks do not have.
-    pub(crate) forbidden: u64,
+    pub forbidden: u64,
 }
 
 impl SlotDemand {
     /// What one lookup expecting `attacks` through `post_mask` demands.
     #[inline]
-    pub(crate) fn of(attacks: u64, post_mask: u64) -> SlotDemand {
+    pub fn of(attacks: u64, post_mask: u64) -> SlotDemand {
         SlotDemand {
             held: attacks,
             forbidden: post_mask & !attacks,
@@ -146,26 +148,26 @@ impl SlotDemand {
 
     /// Whether one more lookup expecting `attacks` through `post_mask` can read this slot.
     #[inline]
-    pub(crate) fn admits(self, attacks: u64, post_mask: u64) -> bool {
+    pub fn admits(self, attacks: u64, post_mask: u64) -> bool {
         self.joins(SlotDemand::of(attacks, post_mask))
     }
 
     /// The demand with that lookup added.
     #[inline]
-    pub(crate) fn with(self, attacks: u64, post_mask: u64) -> SlotDemand {
+    pub fn with(self, attacks: u64, post_mask: u64) -> SlotDemand {
         self.union(SlotDemand::of(attacks, post_mask))
     }
 
     /// Whether one slot can serve the lookups of both demands.
     #[inline]
-    pub(crate) fn joins(self, other: SlotDemand) -> bool {
+    pub fn joins(self, other: SlotDemand) -> bool {
         let both = self.union(other);
         both.held & both.forbidden == 0
     }
 
     /// What a slot serving the lookups of both demands must hold and must not.
     #[inline]
-    pub(crate) fn union(self, other: SlotDemand) -> SlotDemand {
+    pub fn union(self, other: SlotDemand) -> SlotDemand {
         SlotDemand {
             held: self.held | other.held,
             forbidden: self.forbidden | other.forbidden,
@@ -274,6 +276,7 @@ pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
 mod tests {
     use super::*;
     use crate::Scheme;
+    use alloc::string::ToString;
 
     #[test]
     fn identity_like_magics_collide_and_say_where() {

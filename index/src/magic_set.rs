@@ -23,10 +23,14 @@
 //! (a rook's and a bishop's slice on the same square never disagree: their rays are disjoint).
 //! Without the line (or with `post-mask no`) a lookup returns `table[slot]` as it is.
 
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::fmt;
-use std::fmt::Write as _;
+use core::fmt::Write as _;
 
-use crate::geometry::{SliderKind, parse_square, ray_attacks, relevant_mask, square_name};
+use crate::SliderKind;
+use crate::geometry::{parse_square, ray_attacks, relevant_mask, square_name};
 use crate::scheme::Scheme;
 
 /// The header every version-1 file starts with.
@@ -163,7 +167,7 @@ impl MagicSet {
     ///
     /// ```
     /// let text = "bitforge-magics 1\nscheme fancy\nrook a1 0x1 12 0\n";
-    /// let error = magic_search::MagicSet::parse(text).unwrap_err();
+    /// let error = bitforge_index::MagicSet::parse(text).unwrap_err();
     /// assert_eq!(error.to_string(), "rook b1: no entry (every square of both pieces needs one)");
     /// ```
     pub fn parse(text: &str) -> Result<Self, ParseError> {
@@ -382,7 +386,7 @@ impl fmt::Display for ParseError {
     }
 }
 
-impl std::error::Error for ParseError {}
+impl core::error::Error for ParseError {}
 
 #[cfg(test)]
 mod tests {

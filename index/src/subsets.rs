@@ -4,7 +4,7 @@
 /// itself: `2^popcount(mask)` sets in all.
 ///
 /// ```
-/// let subsets: Vec<u64> = magic_search::Subsets::new(0b1010).collect();
+/// let subsets: Vec<u64> = bitforge_index::Subsets::new(0b1010).collect();
 /// assert_eq!(subsets, [0b0000, 0b0010, 0b1000, 0b1010]);
 /// ```
 #[derive(Clone, Debug)]
@@ -26,6 +26,7 @@ impl Subsets {
 impl Iterator for Subsets {
     type Item = u64;
 
+    #[inline]
     fn next(&mut self) -> Option<u64> {
         let current = self.next?;
         // Subtracting the mask borrows through the unset bits, which counts up in mask space.
@@ -48,9 +49,13 @@ impl Iterator for Subsets {
     }
 }
 
+// Once past the whole set, `next` stays `None`.
+impl core::iter::FusedIterator for Subsets {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec::Vec;
 
     #[test]
     fn counts_and_uniqueness() {

@@ -1,7 +1,11 @@
 //! The index formulas that turn an occupancy into a table slot.
 
 use core::fmt;
+#[cfg(feature = "alloc")]
 use core::str::FromStr;
+
+#[cfg(feature = "alloc")]
+use alloc::{borrow::ToOwned, format, string::String};
 
 /// How a magic number maps an occupancy to an index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -11,7 +15,7 @@ pub enum Scheme {
     #[default]
     Fancy,
     /// The fancy formula with a fixed shift: 12 bits for every rook square, 9 for every bishop
-    /// square. The per-square tables leave gaps that [`pack`](crate::pack()) overlaps.
+    /// square. The per-square tables leave gaps that `magic-search pack` overlaps.
     Fixed,
     /// "Black" magics: `((occ | !mask) * magic) >> (64 - bits)`, fixed 12/9 bits. Setting the
     /// bits outside the mask gives the multiplication more to work with, and tables that pack
@@ -37,20 +41,21 @@ impl Scheme {
     #[inline(always)]
     pub const fn key(self, occupancy: u64, mask: u64) -> u64 {
         match self {
-            Scheme::Fancy | Scheme::Fixed => bitforge_index::fancy_key(occupancy, mask),
-            Scheme::Black => bitforge_index::black_key(occupancy, mask),
+            Scheme::Fancy | Scheme::Fixed => crate::fancy_key(occupancy, mask),
+            Scheme::Black => crate::black_key(occupancy, mask),
         }
     }
 
     /// The index of `occupancy` for a square with this `mask`, `magic` and `bits`.
     #[inline(always)]
     pub const fn index(self, occupancy: u64, mask: u64, magic: u64, bits: u8) -> usize {
-        bitforge_index::magic_index(self.key(occupancy, mask), magic, 64 - bits as u32)
+        crate::magic_index(self.key(occupancy, mask), magic, 64 - bits as u32)
     }
 
     /// [`index`](Self::index) written out as source code, for what is generated from a set
     /// (`bitforge-macros`' tables, the Rust and C exports): each argument is the expression to
     /// use for that part, `shift` being `64 - bits`.
+    #[cfg(feature = "alloc")]
     pub fn index_source(
         self,
         syntax: Syntax,
@@ -84,6 +89,7 @@ impl Scheme {
 }
 
 /// A language [`Scheme::index_source`] writes.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
     /// Rust: `!` for not, `wrapping_mul`.
@@ -99,9 +105,11 @@ impl fmt::Display for Scheme {
 }
 
 /// A scheme name that is not `fancy`, `fixed` or `black`.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownScheme(pub String);
 
+#[cfg(feature = "alloc")]
 impl fmt::Display for UnknownScheme {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -112,8 +120,10 @@ impl fmt::Display for UnknownScheme {
     }
 }
 
-impl std::error::Error for UnknownScheme {}
+#[cfg(feature = "alloc")]
+impl core::error::Error for UnknownScheme {}
 
+#[cfg(feature = "alloc")]
 impl FromStr for Scheme {
     type Err = UnknownScheme;
 
@@ -125,7 +135,7 @@ impl FromStr for Scheme {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
 
