@@ -17,32 +17,25 @@
 //! assert_eq!(table.entries(), 107_648);
 //! ```
 
+mod engine;
 mod export;
-mod find;
-mod find_file;
 mod hunt;
-mod hunt_file;
-mod lanes;
 mod pack;
 mod reduce;
-mod search;
+mod set_search;
 mod state_file;
-mod stream_jump;
-mod tune;
-mod tuned_streams;
 
+pub use engine::{
+    BitsTarget, Budget, DEFAULT_SEED, FANCY_STREAM_OFFSETS, Found, Prefer, SearchConfig,
+    SearchStats, SquareProgress, SquareResult, Stage, TunedSquare, find_square,
+    tune_stream_offsets,
+};
 pub use export::{Format, export};
-pub use find::{Chunk, FindState, MAX_CHUNKS, find, find_set, search_order};
-pub use hunt::{Found, HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
+pub use hunt::{HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
 pub use pack::{
     ChooseError, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed, index_spans, pack,
     pack_choosing,
 };
 pub use reduce::{ReduceEffort, ReduceProgress, Reduced, reduce_set};
-pub use search::{
-    BitsTarget, Budget, DEFAULT_SEED, Prefer, SearchConfig, SearchStats, SquareProgress,
-    SquareResult, Stage, find_square,
-};
+pub use set_search::{Chunk, FindState, MAX_CHUNKS, find, find_set, search_order};
 pub use state_file::{MergeError, StateFileError};
-pub use tune::{TunedSquare, tune_stream_offsets};
-pub use tuned_streams::FANCY_STREAM_OFFSETS;

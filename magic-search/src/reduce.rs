@@ -9,7 +9,8 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use magic_search::{Budget, ReduceEffort, SearchConfig, find_set, reduce_set, verify};
+//! use bitforge_index::verify;
+//! use magic_search::{Budget, ReduceEffort, SearchConfig, find_set, reduce_set};
 //!
 //! let (set, _) = find_set(&SearchConfig::default(), 2, &|_| {});
 //! let effort = ReduceEffort { budget: Budget::Attempts(100_000), rounds: 1, ..Default::default() };
@@ -26,7 +27,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use crate::Budget;
-use crate::search::{Tester, mixed_density_candidate, sparse_candidate};
+use crate::engine::{Tester, mixed_density_candidate, sparse_candidate};
 use bitforge_index::geometry::relevant_mask;
 use bitforge_index::{MagicSet, Scheme, SliderKind, verify};
 

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::hunt::Found;
+use crate::engine::Found;
 
 /// Why a state file (a hunt's or a set search's) was refused: the line (1-based; 0 for the
 /// file as a whole) and what is wrong.

@@ -11,6 +11,7 @@ use magic_search::{
 };
 
 use crate::Failure;
+use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::{
     Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
@@ -121,43 +122,6 @@ impl Default for FindArgs {
             work: WorkArgs::default(),
         }
     }
-}
-
-/// The search threads asked for, or all cores.
-pub(crate) fn threads_or_all_cores(threads: Option<u16>) -> usize {
-    threads
-        .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-}
-
-/// The budget of `--attempts` or `--time-budget` (clap refuses both), or `default`.
-pub(crate) fn budget_of(attempts: Option<u64>, time: Option<Duration>, default: Budget) -> Budget {
-    match (attempts, time) {
-        (_, Some(time)) => Budget::Time(time),
-        (Some(attempts), None) => Budget::Attempts(attempts),
-        (None, None) => default,
-    }
-}
-
-pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
-    let split = text
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration such as 500ms, 2s or 1m"))?;
-    let seconds = match unit {
-        "ms" => value / 1000.0,
-        "s" | "" => value,
-        "m" => value * 60.0,
-        _ => {
-            return Err(format!(
-                "unknown unit '{unit}' in '{text}' (use ms, s or m)"
-            ));
-        }
-    };
-    Duration::try_from_secs_f64(seconds).map_err(|error| format!("'{text}': {error}"))
 }
 
 pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
@@ -386,15 +350,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bits_and_durations_parse() {
+    fn bits_parse() {
         assert_eq!("-2".parse(), Ok(BitsTarget::Fewer(2)));
         assert_eq!("min".parse(), Ok(BitsTarget::Minimise));
         assert!("-0".parse::<BitsTarget>().is_err());
         assert!("3".parse::<BitsTarget>().is_err());
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
-        assert!(parse_duration("2h").is_err());
-        assert!(parse_duration("fast").is_err());
     }
 }

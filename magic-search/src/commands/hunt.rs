@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{HuntReport, hunt};
 
 use crate::Failure;
-use crate::commands::find::threads_or_all_cores;
+use crate::commands::options::threads_or_all_cores;
 use crate::commands::resumable::{
     Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };

@@ -5,6 +5,7 @@ pub(crate) mod export;
 pub(crate) mod find;
 pub(crate) mod hunt;
 pub(crate) mod merge;
+pub(crate) mod options;
 pub(crate) mod pack;
 pub(crate) mod reduce;
 pub(crate) mod resumable;

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{ReduceEffort, reduce_set};
 
 use crate::Failure;
-use crate::commands::find::{budget_of, parse_duration, threads_or_all_cores};
+use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::interrupted;
 use crate::files::{Output, command_line, kib, read_set};
 

@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 use magic_search::{Found, Target, check_magic};
 
 use crate::Failure;
-use crate::commands::find::parse_duration;
+use crate::commands::options::parse_duration;
 use crate::files::{Output, command_line, read_bytes};
 
 /// The options of long work (`find`, `hunt`): which part to do, and where to keep the progress.

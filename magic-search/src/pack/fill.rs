@@ -17,8 +17,12 @@ use std::thread;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use super::{PackEffort, PackProgress, Slice, quick_entries, slices_of, stack, unit_interval};
-use crate::search::Problem;
+use super::arrange::unit_interval;
+use super::choose::quick_entries;
+use super::slices::{Slice, slices_of};
+use super::stacking::stack;
+use super::{PackEffort, PackProgress};
+use crate::engine::Problem;
 use bitforge_index::MagicSet;
 use bitforge_index::SliderKind;
 
@@ -362,8 +366,8 @@ fn attempts(set: &MagicSet) -> Vec<Attempt> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::quick_entries;
-    use crate::pack::square_slice;
+    use crate::pack::choose::quick_entries;
+    use crate::pack::slices::square_slice;
     use crate::pack::tests::black_set;
 
     /// A host whose holes are exactly the slots of `magic`'s slice for the guest: the

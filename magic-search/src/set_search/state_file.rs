@@ -24,8 +24,8 @@
 use core::str::FromStr;
 use std::time::Duration;
 
-use crate::find::{Chunk, FindState};
-use crate::search::{BitsTarget, Budget, Prefer, SearchConfig, SquareProgress, Stage};
+use crate::engine::{BitsTarget, Budget, Prefer, SearchConfig, SquareProgress, Stage};
+use crate::set_search::{Chunk, FindState};
 use crate::state_file::{StateFileError, found, number, read_lines, set_once};
 use bitforge_index::Scheme;
 use bitforge_index::SliderKind;

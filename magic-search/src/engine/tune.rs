@@ -4,7 +4,7 @@
 //! streams), so the default fancy search draws each square from the stream, among the first
 //! `tries`, that reaches a magic soonest. The magics are still found by the search, every run.
 
-use crate::search::{DEFAULT_SEED, SearchConfig, SquareSearch};
+use super::{DEFAULT_SEED, SearchConfig, SquareSearch};
 use bitforge_index::Scheme;
 use bitforge_index::SliderKind;
 

@@ -4,7 +4,7 @@
 //! ([`Block`]). Both paths decide alike: the search's result does not depend on the CPU.
 
 #[cfg(target_arch = "x86_64")]
-use crate::stream_jump::{Modulus, Poly, jump, step};
+use super::stream_jump::{Modulus, Poly, jump, step};
 #[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
 

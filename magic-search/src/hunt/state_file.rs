@@ -18,7 +18,8 @@
 
 use core::ops::Range;
 
-use crate::hunt::{Found, HuntReport, Target};
+use crate::engine::Found;
+use crate::hunt::{HuntReport, Target};
 use crate::state_file::{MergeError, StateFileError, found, number, read_lines, set_once};
 use bitforge_index::Scheme;
 use bitforge_index::SliderKind;

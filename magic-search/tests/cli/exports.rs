@@ -1,0 +1,152 @@
+//! Every export describes the same table as the library's verified one.
+
+use super::*;
+use bitforge_index::{MagicSet, SliderKind, verify};
+
+/// A set found with `scheme` (packed into a combined, post-masked table if `post_mask`),
+/// its verified table, and its export in `format`.
+fn exported(scheme: &str, format: &str, post_mask: bool) -> (MagicSet, Vec<u64>, String) {
+    let dir = scratch(&format!("export_{scheme}_{format}_{post_mask}"));
+    let set_path = dir.join("set.magics");
+    assert!(
+        magic_search(&["find", "--scheme", scheme, "--out", path_str(&set_path)])
+            .status
+            .success()
+    );
+    if post_mask {
+        let found = dir.join("found.magics");
+        std::fs::rename(&set_path, &found).unwrap();
+        let packed = magic_search(&[
+            "pack",
+            path_str(&found),
+            "--post-mask",
+            "--tries",
+            "0",
+            "--out",
+            path_str(&set_path),
+        ]);
+        assert!(packed.status.success(), "{}", stderr(&packed));
+        assert!(stderr(&packed).contains("post-masked (one combined table)"));
+    }
+    let output = magic_search(&["export", path_str(&set_path), "--format", format]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let set = MagicSet::parse(&std::fs::read_to_string(&set_path).unwrap()).unwrap();
+    let table = verify(&set).unwrap().attacks;
+    (set, table, stdout(&output))
+}
+
+#[test]
+fn json_round_trips() {
+    let (set, table, text) = exported("black", "json", true);
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(json["scheme"], "black");
+    assert_eq!(json["post_masked"], true);
+    let hex =
+        |value: &serde_json::Value| u64::from_str_radix(&value.as_str().unwrap()[2..], 16).unwrap();
+    let attacks: Vec<u64> = json["attacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(hex)
+        .collect();
+    assert_eq!(attacks, table);
+    for (square, entry) in json["rook"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(hex(&entry["magic"]), set.rook[square].magic);
+        assert_eq!(entry["offset"].as_i64(), Some(set.rook[square].offset));
+        assert_eq!(
+            hex(&entry["post_mask"]),
+            set.post_mask(SliderKind::Rook, square as u8)
+        );
+    }
+}
+
+/// Sums attacks over a fixed pseudo-random walk of squares and occupancies; the programs
+/// built from the exports walk the same way (`CHECKSUM_LOOP`).
+fn reference_checksum() -> u64 {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut sum = 0u64;
+    for _ in 0..100_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let kind = SliderKind::ALL[(state & 1) as usize];
+        let square = ((state >> 1) & 63) as u8;
+        let attacks = bitforge_index::geometry::ray_attacks(kind, square, state);
+        sum = sum.wrapping_mul(31).wrapping_add(attacks);
+    }
+    sum
+}
+
+const CHECKSUM_LOOP: &str = "state ^= state << 13; state ^= state >> 7; state ^= state << 17;";
+
+/// Writes the export and a program using it into a scratch directory, compiles the program
+/// with `compiler` and `flags` (which must not tolerate warnings), runs it and compares its
+/// output with the reference checksum.
+fn build_and_check(
+    name: &str,
+    export: (&str, String),
+    program: (&str, String),
+    compiler: &str,
+    flags: &[&str],
+) {
+    let dir = scratch(name);
+    std::fs::write(dir.join(export.0), export.1).unwrap();
+    let source = dir.join(program.0);
+    std::fs::write(&source, program.1).unwrap();
+    let binary = dir.join("check");
+    let compiled = Command::new(compiler)
+        .args(flags)
+        .args(["-o", path_str(&binary), path_str(&source)])
+        .output()
+        .unwrap_or_else(|error| panic!("{compiler} runs: {error}"));
+    assert!(compiled.status.success(), "{}", stderr(&compiled));
+    let run = Command::new(&binary).output().unwrap();
+    assert_eq!(stdout(&run).trim(), reference_checksum().to_string());
+}
+
+#[test]
+fn c_header_compiles_with_warnings_as_errors_and_matches() {
+    for (scheme, post_mask) in [("fancy", false), ("black", true)] {
+        c_header_matches(scheme, post_mask);
+    }
+}
+
+fn c_header_matches(scheme: &str, post_mask: bool) {
+    let (_, _, header) = exported(scheme, "c", post_mask);
+    assert_eq!(header.contains("post_mask"), post_mask);
+    let program = format!(
+        "#include <stdio.h>\n#include \"magics.h\"\nint main(void) {{\n  uint64_t state = 0x9E3779B97F4A7C15ULL, sum = 0;\n  for (int i = 0; i < 100000; i++) {{\n    {CHECKSUM_LOOP}\n    unsigned kind = state & 1, square = (state >> 1) & 63;\n    uint64_t attacks = kind ? bitforge_bishop_attacks(square, state) : bitforge_rook_attacks(square, state);\n    sum = sum * 31 + attacks;\n  }}\n  printf(\"%llu\\n\", (unsigned long long)sum);\n  return 0;\n}}\n"
+    );
+    let flags = ["-std=c99", "-O1", "-Wall", "-Werror"];
+    build_and_check(
+        &format!("export_c_build_{scheme}_{post_mask}"),
+        ("magics.h", header),
+        ("main.c", program),
+        "gcc",
+        &flags,
+    );
+}
+
+#[test]
+fn rust_module_compiles_and_matches() {
+    for post_mask in [false, true] {
+        rust_module_matches(post_mask);
+    }
+}
+
+fn rust_module_matches(post_mask: bool) {
+    let (_, _, module) = exported("black", "rust", post_mask);
+    assert_eq!(module.contains("post_mask"), post_mask);
+    let program = format!(
+        "mod magics;\nfn main() {{\n  let mut state = 0x9E37_79B9_7F4A_7C15u64;\n  let mut sum = 0u64;\n  for _ in 0..100_000 {{\n    {CHECKSUM_LOOP}\n    let square = ((state >> 1) & 63) as usize;\n    let attacks = if state & 1 == 1 {{ magics::bishop_attacks(square, state) }} else {{ magics::rook_attacks(square, state) }};\n    sum = sum.wrapping_mul(31).wrapping_add(attacks);\n  }}\n  println!(\"{{sum}}\");\n}}\n"
+    );
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let flags = ["--edition", "2024", "-D", "warnings", "-A", "dead_code"];
+    build_and_check(
+        &format!("export_rust_build_{post_mask}"),
+        ("magics.rs", module),
+        ("main.rs", program),
+        &rustc,
+        &flags,
+    );
+}
