@@ -3,7 +3,7 @@
 //! when the position is set up; Chess960 starting squares are handled the same way.
 
 use crate::tables::between;
-use crate::{Bitboard, CastlingRights, CastlingSide, Color, File, Rank, Square};
+use crate::{Bitboard, CastlingRights, CastlingSide, Color, Rank, Square};
 
 /// Castling geometry, fixed for the game (Stockfish's `castlingRookSquare`, `castlingPath`
 /// and `castlingRightsMask`). Indexed by right: white O-O, white O-O-O, black O-O, black
@@ -34,24 +34,11 @@ const fn right_index(color: Color, side: CastlingSide) -> usize {
 /// Where the king and the rook end up after castling to `side`: g1 and f1, or c1 and d1.
 #[inline(always)]
 pub(crate) const fn destinations(color: Color, side: CastlingSide) -> (Square, Square) {
-    let (king, rook) = match side {
-        CastlingSide::King => (File::G, File::F),
-        CastlingSide::Queen => (File::C, File::D),
-    };
+    let (king, rook) = side.destination_files();
     (
         Square::new(king, Rank::R1).relative(color),
         Square::new(rook, Rank::R1).relative(color),
     )
-}
-
-/// The side a castling move goes to: towards the h-file when the rook stands right of the king.
-#[inline(always)]
-pub(crate) fn side_of(king: Square, rook: Square) -> CastlingSide {
-    if rook > king {
-        CastlingSide::King
-    } else {
-        CastlingSide::Queen
-    }
 }
 
 impl CastlingInfo {
@@ -65,7 +52,7 @@ impl CastlingInfo {
 
     /// Records the right of the king on `king` to castle with the rook on `rook`.
     pub(crate) fn add(&mut self, color: Color, king: Square, rook: Square) -> CastlingRights {
-        let side = side_of(king, rook);
+        let side = CastlingSide::of(king, rook);
         let right = CastlingRights::new(color, side);
         let index = right_index(color, side);
         let (king_to, rook_to) = destinations(color, side);

@@ -5,9 +5,7 @@
 
 use super::Board;
 use crate::slider::Slider;
-use crate::tables::{
-    self, between, check_block, king_attacks, knight_attacks, pawn_attacks, pseudo_attacks,
-};
+use crate::tables::{self, between, check_block, pawn_attacks, pseudo_attacks};
 use crate::{Bitboard, Color, PieceType, Square};
 
 impl<T> Board<T> {
@@ -63,13 +61,10 @@ impl<T> Board<T> {
         let occupancy = self.occupied() ^ snipers;
         let mut blockers = Bitboard::EMPTY;
         let mut pinners = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = between(king, sniper) & occupancy;
-            if !between.is_empty() && !between.more_than_one() {
-                blockers |= between;
-                if !(between & self.pieces_of(color)).is_empty() {
-                    pinners |= sniper;
-                }
+        for (sniper, _, blocker) in single_blocker_lines(king, snipers, occupancy) {
+            blockers |= blocker;
+            if !(blocker & self.pieces_of(color)).is_empty() {
+                pinners |= sniper;
             }
         }
         (blockers, pinners)
@@ -172,11 +167,25 @@ impl<T> Board<T> {
         slider: S,
     ) -> bool {
         let them = !self.side_to_move;
-        let stepped = king_path.into_iter().any(|square| {
-            !(pawn_attacks(!them, square) & self.colored(them, PieceType::Pawn)).is_empty()
-                || !(knight_attacks(square) & self.colored(them, PieceType::Knight)).is_empty()
-                || !(king_attacks(square) & self.colored(them, PieceType::King)).is_empty()
-        });
-        !stepped && self.castling_path_is_unswept(!them, king_path, rook, slider)
+        let occupancy = self.occupied() ^ rook;
+        king_path
+            .into_iter()
+            .all(|square| !self.pieces.attacked_by(them, square, occupancy, slider))
     }
+}
+
+/// The lines from `king` to each of `snipers` with exactly one piece of `occupancy` strictly
+/// between: `(sniper, the squares between, that piece)`. The pins move generation finds and
+/// Stockfish's blockers and pinners ([`Board::king_blockers`]) are both read off these lines.
+#[inline(always)]
+pub(crate) fn single_blocker_lines(
+    king: Square,
+    snipers: Bitboard,
+    occupancy: Bitboard,
+) -> impl Iterator<Item = (Square, Bitboard, Bitboard)> {
+    snipers.into_iter().filter_map(move |sniper| {
+        let line = between(king, sniper);
+        let blocker = line & occupancy;
+        (!blocker.is_empty() && !blocker.more_than_one()).then_some((sniper, line, blocker))
+    })
 }

@@ -7,7 +7,8 @@
 //! whenever an enemy pawn attacks it, which its generator tests anyway.
 
 use super::side::{Black, Side, White};
-use super::{Board, CastlingInfo, Keys, Rules, castling_destinations, castling_side, zobrist};
+use super::{Board, CastlingInfo, Keys, Rules, castling_destinations, zobrist};
+use crate::CastlingSide;
 use crate::slider::Slider;
 use crate::tables::pawn_attacks;
 use crate::{Bitboard, CastlingRights, Color, Move, MoveKind, Piece, PieceType, Square};
@@ -293,7 +294,7 @@ impl<T: Tracking> Board<T> {
     /// share squares with each other's destinations in Chess960: off first, then on).
     #[inline(always)]
     pub(crate) fn castled<Us: Side>(&self, king: Square, rook: Square) -> Board<T> {
-        let (king_to, rook_to) = castling_destinations(Us::COLOR, castling_side(king, rook));
+        let (king_to, rook_to) = castling_destinations(Us::COLOR, CastlingSide::of(king, rook));
         let mut child = *self;
         child.pass();
         child.set_castling(child.castling & !CastlingRights::of(Us::COLOR));

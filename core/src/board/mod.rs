@@ -32,7 +32,8 @@ pub(crate) mod side;
 pub(crate) mod zobrist;
 
 pub use castling::CastlingInfo;
-pub(crate) use castling::{destinations as castling_destinations, side_of as castling_side};
+pub(crate) use castling::destinations as castling_destinations;
+pub(crate) use checks::single_blocker_lines;
 pub(crate) use placement::Placement;
 
 use crate::slider::Slider;

@@ -20,7 +20,7 @@ const fn output(state: u64) -> u64 {
 
 /// Every key of one stream, in a fixed order: pieces by square, en passant files, castling
 /// rights, side to move, and the pawn key of a pawnless position.
-pub(crate) struct Keys {
+pub(crate) struct ZobristTable {
     pub(crate) piece_square: [[u64; 64]; 16],
     pub(crate) en_passant: [u64; 8],
     pub(crate) castling: [u64; 16],
@@ -28,8 +28,8 @@ pub(crate) struct Keys {
     pub(crate) no_pawns: u64,
 }
 
-const fn generate() -> Keys {
-    let mut keys = Keys {
+const fn generate() -> ZobristTable {
+    let mut keys = ZobristTable {
         piece_square: [[0; 64]; 16],
         en_passant: [0; 8],
         castling: [0; 16],
@@ -71,7 +71,7 @@ const fn generate() -> Keys {
 }
 
 /// The keys, computed by the compiler.
-pub(crate) static KEYS: Keys = generate();
+pub(crate) static KEYS: ZobristTable = generate();
 
 /// The key of a `piece_type` of `color` standing on `square`.
 #[inline(always)]

@@ -11,11 +11,9 @@
 
 use super::attack_map::slider_attack_map;
 use crate::board::side::{Black, Side, White};
-use crate::board::{Board, Rules};
+use crate::board::{Board, Rules, single_blocker_lines};
 use crate::slider::Slider;
-use crate::tables::{
-    between, check_block, king_attacks, knight_attacks, pawn_attacks, pseudo_attacks,
-};
+use crate::tables::{check_block, king_attacks, knight_attacks, pawn_attacks, pseudo_attacks};
 use crate::{Bitboard, CastlingRights, CastlingSide, Color, Direction, PieceType, Square};
 
 /// Where generated moves go: a list ([`MoveList`](super::MoveList)), a counter (perft's last
@@ -90,11 +88,9 @@ struct Pins {
 #[inline(always)]
 fn pin_rays(king: Square, snipers: Bitboard, occupied: Bitboard, ours: Bitboard) -> Bitboard {
     let mut pins = Bitboard::EMPTY;
-    for sniper in snipers {
-        let ray = between(king, sniper);
-        let blockers = ray & occupied;
-        if !blockers.more_than_one() && !(blockers & ours).is_empty() {
-            pins |= ray | sniper;
+    for (sniper, line, blocker) in single_blocker_lines(king, snipers, occupied) {
+        if !(blocker & ours).is_empty() {
+            pins |= line | sniper;
         }
     }
     pins

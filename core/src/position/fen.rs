@@ -6,7 +6,6 @@ use core::fmt;
 
 use super::setup::validate_material;
 use super::{Position, Setup};
-use crate::board::castling_side;
 use crate::slider::Slider;
 use crate::{
     Bitboard, CastlingRights, CastlingSide, Color, File, Piece, PieceType, Rank, Square,
@@ -379,7 +378,7 @@ fn read_castling(setup: &mut Setup, text: &str, start: usize) -> Result<(), FenE
         let Some(rook) = rook else {
             return Err(FenError::at(FenErrorKind::CastlingWithoutRook(c), at));
         };
-        let right = CastlingRights::new(color, castling_side(king, rook));
+        let right = CastlingRights::new(color, CastlingSide::of(king, rook));
         if rights.has(right) {
             return Err(FenError::at(FenErrorKind::DuplicateCastlingRight(c), at));
         }

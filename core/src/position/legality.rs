@@ -2,7 +2,8 @@
 //! table or a killer slot), does it give check; and reading a UCI move.
 
 use super::Position;
-use crate::board::{castling_destinations, castling_side};
+use crate::CastlingSide;
+use crate::board::castling_destinations;
 use crate::movegen::MoveList;
 use crate::slider::Slider;
 use crate::tables::{aligned, check_block, line, pawn_attacks};
@@ -38,7 +39,9 @@ impl<S: Slider> Position<S> {
         match m.kind() {
             MoveKind::EnPassant => self.board().en_passant_is_legal(from, to, self.slider()),
             MoveKind::Castling => {
-                let path = self.castling_info().king_path(us, castling_side(from, to));
+                let path = self
+                    .castling_info()
+                    .king_path(us, CastlingSide::of(from, to));
                 self.board().castling_path_is_safe(path, to, self.slider())
             }
             _ if from == king => !self.attacked_by(!us, to, self.occupied() ^ from),
@@ -137,7 +140,7 @@ impl<S: Slider> Position<S> {
                     .en_passant_exposes_king(!us, from, to, self.slider())
             }
             MoveKind::Castling => {
-                let (_, rook_to) = castling_destinations(us, castling_side(from, to));
+                let (_, rook_to) = castling_destinations(us, CastlingSide::of(from, to));
                 self.check_squares(PieceType::Rook).contains(rook_to)
             }
         }

@@ -4,7 +4,7 @@
 
 use super::history::{History, Ply, PlyInfo};
 use super::{FenErrorKind, Position};
-use crate::board::{Board, CastlingInfo, Placement, Rules, castling_side};
+use crate::board::{Board, CastlingInfo, Placement, Rules};
 use crate::slider::Slider;
 use crate::{
     Bitboard, CastlingRights, CastlingSide, Color, Direction, File, Piece, PieceType, Rank, Square,
@@ -133,7 +133,7 @@ fn castling_of(
         if !back_rank.contains(king) {
             return Err(FenErrorKind::CastlingWithoutKing(color));
         }
-        let side = castling_side(king, rook);
+        let side = CastlingSide::of(king, rook);
         if !back_rank.contains(rook) || rights.has(CastlingRights::new(color, side)) {
             return Err(FenErrorKind::InvalidCastlingRook(rook));
         }

@@ -2,7 +2,7 @@ use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 use core::str::FromStr;
 
-use crate::{Color, ParseError};
+use crate::{Color, File, ParseError, Square};
 
 /// Which way a king castles: a selector, not a mask (see [`CastlingRights::new`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -11,6 +11,36 @@ pub enum CastlingSide {
     King,
     /// Towards the a-file (O-O-O).
     Queen,
+}
+
+impl CastlingSide {
+    /// The side a castling move of the king on `king` with the rook on `rook` goes to: towards
+    /// the h-file when the rook stands right of the king (Chess960 included).
+    ///
+    /// ```
+    /// use bitforge::{CastlingSide, Square};
+    ///
+    /// assert_eq!(CastlingSide::of(Square::E1, Square::H1), CastlingSide::King);
+    /// assert_eq!(CastlingSide::of(Square::B8, Square::A8), CastlingSide::Queen);
+    /// ```
+    #[inline(always)]
+    pub const fn of(king: Square, rook: Square) -> CastlingSide {
+        if rook as u8 > king as u8 {
+            CastlingSide::King
+        } else {
+            CastlingSide::Queen
+        }
+    }
+
+    /// The files the king and the rook land on: g and f for the king's side, c and d for the
+    /// queen's, in standard chess and Chess960 alike.
+    #[inline(always)]
+    pub const fn destination_files(self) -> (File, File) {
+        match self {
+            CastlingSide::King => (File::G, File::F),
+            CastlingSide::Queen => (File::C, File::D),
+        }
+    }
 }
 
 /// A set of castling rights: `WHITE_OO = 1, WHITE_OOO = 2, BLACK_OO = 4, BLACK_OOO = 8`,

@@ -1,7 +1,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{File, ParseError, PieceType, Square};
+use crate::{CastlingSide, ParseError, PieceType, Square};
 
 /// What kind of move a [`Move`] is (bits 14-15).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -134,11 +134,7 @@ impl Move {
         }
         let mut to = self.to();
         if matches!(self.kind(), MoveKind::Castling) && !chess960 {
-            let file = if self.0 & 63 > (self.0 >> 6) & 63 {
-                File::G
-            } else {
-                File::C
-            };
+            let (file, _) = CastlingSide::of(self.from(), self.to()).destination_files();
             to = Square::new(file, self.from().rank());
         }
         let promotion = match self.kind() {
