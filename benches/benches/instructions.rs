@@ -64,57 +64,62 @@ fn detected_backend() -> Backend {
     Backend::best()
 }
 
-#[library_benchmark]
-#[bench::reference(args = (Backend::Reference), setup = with_pairs)]
-#[bench::kogge_stone(args = (Backend::KoggeStone), setup = with_pairs)]
-#[bench::kogge_stone_avx2(args = (Backend::KoggeStoneAvx2), setup = with_pairs)]
-#[bench::hyperbola(args = (Backend::Hyperbola), setup = with_pairs)]
-#[bench::hyperbola_avx2(args = (Backend::HyperbolaAvx2), setup = with_pairs)]
-#[bench::hyperbola_dual(args = (Backend::HyperbolaDual), setup = with_pairs)]
-#[bench::fancy(args = (Backend::FancyMagic), setup = with_pairs)]
-#[bench::fancy_combined(args = (Backend::FancyCombinedMagic), setup = with_pairs)]
-#[bench::black(args = (Backend::BlackMagic), setup = with_pairs)]
-#[bench::pext(args = (Backend::Pext), setup = with_pairs)]
-#[bench::pext_pdep(args = (Backend::PextPdep), setup = with_pairs)]
-#[bench::best(args = (detected_backend()), setup = with_pairs)]
-fn rook_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
-    let (backend, pairs) = input;
-    black_box(backend.run(SumLookups::<true>(&pairs)))
+/// Calls `$then!` with every backend counted here, each as `bench_id: Backend`, written once:
+/// the lookups and perft benchmarks below take their cases from it.
+macro_rules! counted_backends {
+    ($then:ident) => {
+        $then! {
+            kogge_stone: KoggeStone,
+            kogge_stone_avx2: KoggeStoneAvx2,
+            hyperbola: Hyperbola,
+            hyperbola_avx2: HyperbolaAvx2,
+            hyperbola_dual: HyperbolaDual,
+            fancy: FancyMagic,
+            fancy_combined: FancyCombinedMagic,
+            black: BlackMagic,
+            pext: Pext,
+            pext_pdep: PextPdep,
+        }
+    };
 }
 
-#[library_benchmark]
-#[bench::reference(args = (Backend::Reference), setup = with_pairs)]
-#[bench::kogge_stone(args = (Backend::KoggeStone), setup = with_pairs)]
-#[bench::kogge_stone_avx2(args = (Backend::KoggeStoneAvx2), setup = with_pairs)]
-#[bench::hyperbola(args = (Backend::Hyperbola), setup = with_pairs)]
-#[bench::hyperbola_avx2(args = (Backend::HyperbolaAvx2), setup = with_pairs)]
-#[bench::hyperbola_dual(args = (Backend::HyperbolaDual), setup = with_pairs)]
-#[bench::fancy(args = (Backend::FancyMagic), setup = with_pairs)]
-#[bench::fancy_combined(args = (Backend::FancyCombinedMagic), setup = with_pairs)]
-#[bench::black(args = (Backend::BlackMagic), setup = with_pairs)]
-#[bench::pext(args = (Backend::Pext), setup = with_pairs)]
-#[bench::pext_pdep(args = (Backend::PextPdep), setup = with_pairs)]
-#[bench::best(args = (detected_backend()), setup = with_pairs)]
-fn bishop_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
-    let (backend, pairs) = input;
-    black_box(backend.run(SumLookups::<false>(&pairs)))
+/// The rook and bishop lookups of every counted backend, the oracle and the detected best.
+macro_rules! lookup_benchmarks {
+    ($($id:ident: $backend:ident,)+) => {
+        #[library_benchmark]
+        #[bench::reference(args = (Backend::Reference), setup = with_pairs)]
+        $(#[bench::$id(args = (Backend::$backend), setup = with_pairs)])+
+        #[bench::best(args = (detected_backend()), setup = with_pairs)]
+        fn rook_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
+            let (backend, pairs) = input;
+            black_box(backend.run(SumLookups::<true>(&pairs)))
+        }
+
+        #[library_benchmark]
+        #[bench::reference(args = (Backend::Reference), setup = with_pairs)]
+        $(#[bench::$id(args = (Backend::$backend), setup = with_pairs)])+
+        #[bench::best(args = (detected_backend()), setup = with_pairs)]
+        fn bishop_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
+            let (backend, pairs) = input;
+            black_box(backend.run(SumLookups::<false>(&pairs)))
+        }
+    };
 }
 
-#[library_benchmark]
-#[bench::kogge_stone(Backend::KoggeStone)]
-#[bench::kogge_stone_avx2(Backend::KoggeStoneAvx2)]
-#[bench::hyperbola(Backend::Hyperbola)]
-#[bench::hyperbola_avx2(Backend::HyperbolaAvx2)]
-#[bench::hyperbola_dual(Backend::HyperbolaDual)]
-#[bench::fancy(Backend::FancyMagic)]
-#[bench::fancy_combined(Backend::FancyCombinedMagic)]
-#[bench::black(Backend::BlackMagic)]
-#[bench::pext(Backend::Pext)]
-#[bench::pext_pdep(Backend::PextPdep)]
-#[bench::best(detected_backend())]
-fn perft_kiwipete(backend: Backend) -> Option<u64> {
-    black_box(backend.run(KiwipetePerft))
+/// Perft of Kiwipete with every counted backend (not the oracle: too slow) and the best.
+macro_rules! perft_benchmarks {
+    ($($id:ident: $backend:ident,)+) => {
+        #[library_benchmark]
+        $(#[bench::$id(Backend::$backend)])+
+        #[bench::best(detected_backend())]
+        fn perft_kiwipete(backend: Backend) -> Option<u64> {
+            black_box(backend.run(KiwipetePerft))
+        }
+    };
 }
+
+counted_backends!(lookup_benchmarks);
+counted_backends!(perft_benchmarks);
 
 // A full fancy set, found and verified on one thread: `magic-search`'s main job.
 #[library_benchmark]
@@ -122,7 +127,7 @@ fn magic_search_fancy() -> usize {
     let config = magic_search::SearchConfig::default();
     let (set, _) = magic_search::find_set(&config, 1, &|_| {});
     black_box(
-        magic_search::verify(&set)
+        bitforge_index::verify(&set)
             .expect("found sets verify")
             .entries(),
     )

@@ -1,5 +1,6 @@
 //! Lookup inputs: `(square, occupancy)` pairs, random or taken from real positions.
 
+use bitforge::position::PerftLine;
 use bitforge::slider::{KoggeStone, Slider};
 use bitforge::{Bitboard, Color, PieceType, Position, Square};
 
@@ -139,10 +140,9 @@ fn suite_queries(piece: LookupPiece) -> Vec<Vec<(Square, Bitboard)>> {
     let slider = KoggeStone::new().expect("Kogge-Stone runs everywhere");
     let mut per_position = Vec::new();
     for line in SUITES.iter().flat_map(|suite| suite.lines()) {
-        let fen = line.split(';').next().unwrap_or_default().trim();
-        if fen.is_empty() {
-            continue;
-        }
+        let fen = PerftLine::parse(line)
+            .expect("the suites hold perft lines")
+            .fen;
         let mut root = Position::from_fen(fen, slider).expect("the suites hold valid FENs");
         walk(&mut root, 2, piece, &mut per_position);
     }

@@ -173,6 +173,30 @@ fn the_automatic_choice_is_available_and_avoids_microcoded_pext() {
     }
 }
 
+/// The backend's name and level a job runs with.
+struct NameAndLevel;
+
+impl SliderJob for NameAndLevel {
+    type Output = (&'static str, &'static str);
+
+    fn run<S: Slider>(self, _: S) -> Self::Output {
+        (S::NAME, <S::Level as Level>::NAME)
+    }
+}
+
+/// `run_best` compiles only the backends `best` can choose; it must run the one `best` chose,
+/// at the level `run` raises it to.
+#[test]
+#[cfg_attr(miri, ignore = "CPUID")]
+fn run_best_runs_what_best_chooses_at_the_raised_level() {
+    let best = Backend::best();
+    assert_eq!(
+        Backend::run_best(NameAndLevel),
+        best.run(NameAndLevel).unwrap()
+    );
+    assert_eq!(Backend::run_best(NameAndLevel).0, best.name());
+}
+
 /// The same CPUID reading as core's, done here independently.
 fn cpu_vendor_and_family() -> ([u8; 12], u32) {
     #[cfg(target_arch = "x86_64")]

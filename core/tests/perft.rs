@@ -1,18 +1,19 @@
 //! Every position of the perft suites (`tests/perft/`, copied from the project's shared test
-//! vectors: standard, ROCE and Chess960) against its published counts, once per backend.
+//! vectors: standard, ROCE and Chess960) against its published counts, once per backend, each
+//! compiled at its own level (as on a CPU that has nothing more).
 //!
-//! The default run checks every depth whose count is at most `BITFORGE_PERFT_MAX_NODES`
-//! (default 1,000,000; a few hundred under Miri). The ignored `every_depth` runs
-//! every listed depth, 34.7 billion nodes in all:
-//! `cargo test --release -p bitforge --test perft -- --ignored` (with the best backend;
-//! `BITFORGE_PERFT_BACKEND=NAME` or `=all` for others).
+//! Checks every depth whose count is at most `BITFORGE_PERFT_MAX_NODES` (default 1,000,000; a
+//! few hundred under Miri). The same suites with every backend raised to this CPU's best
+//! level, as `Backend::run` compiles them, and every listed depth (34.7 billion nodes) run
+//! through the perft command in `bitforge-benches` (`benches/tests/perft_suites.rs`): one
+//! compiled copy of the generator per backend and level, shared with the command, instead of
+//! another here.
 
 use bitforge::position::PerftLine;
-use bitforge::slider::{Backend, Slider, SliderJob};
+use bitforge::slider::{Slider, SliderJob};
 use bitforge::{Move, Position};
 
 mod common;
-use common::Compiled;
 
 const SUITES: [(&str, &str); 3] = [
     ("standard.epd", include_str!("perft/standard.epd")),
@@ -65,49 +66,18 @@ impl SliderJob for Suites {
     }
 }
 
-/// Every backend, raised to this CPU's best level and at its own level, on every suite line
-/// up to the node limit.
+/// Every backend at its own level, on every suite line up to the node limit, each in a thread.
 #[test]
 fn every_backend() {
-    common::for_every_backend(|backend, compiled| {
+    common::for_every_backend_unraised(|backend| {
         let suites = Suites {
             max_nodes: max_nodes(),
         };
-        let checked = match compiled {
-            Compiled::Raised => backend.run(suites),
-            Compiled::Unraised => backend.run_unraised(suites),
-        };
-        match checked {
+        match backend.run_unraised(suites) {
             Some(checked) => assert!(checked > 0, "{backend}: no count was small enough to check"),
             None => eprintln!("{backend}: not available on this CPU, skipped"),
         }
     });
-}
-
-/// Every listed depth, with the best backend here, or the one `BITFORGE_PERFT_BACKEND` names
-/// (`all`: every available backend in turn).
-#[test]
-#[ignore = "34.7 billion nodes per backend: about 45 s in release with pext"]
-fn every_depth() {
-    let choice = std::env::var("BITFORGE_PERFT_BACKEND").ok();
-    let backends: Vec<Backend> = match choice.as_deref() {
-        Some("all") => Backend::ALL
-            .into_iter()
-            .filter(|b| b.is_available())
-            .collect(),
-        name => vec![Backend::choose(name).expect("a backend this CPU runs")],
-    };
-    for backend in backends {
-        let start = std::time::Instant::now();
-        let checked = backend.run(Suites {
-            max_nodes: u64::MAX,
-        });
-        assert!(checked.is_some_and(|n| n > 0));
-        eprintln!(
-            "{backend}: every depth matches ({:.1} s)",
-            start.elapsed().as_secs_f64()
-        );
-    }
 }
 
 /// Divide splits perft exactly: the per-move counts add up, and each equals the perft of the

@@ -2,10 +2,10 @@
 //! every position of an EPD suite) with any slider backend.
 //!
 //! ```sh
-//! cargo run --release -p bitforge --example perft -- --depth 6
-//! cargo run --release -p bitforge --example perft -- --fen "<FEN>" --depth 5 --backend pext --divide
-//! cargo run --release -p bitforge --example perft -- --epd ../shared/perft/roce.epd --depth 5
-//! cargo run --release -p bitforge --example perft -- --list-backends
+//! cargo run --release -p bitforge-benches --bin perft -- --depth 6
+//! cargo run --release -p bitforge-benches --bin perft -- --fen "<FEN>" --depth 5 --backend pext --divide
+//! cargo run --release -p bitforge-benches --bin perft -- --epd ../shared/perft/roce.epd --depth 5
+//! cargo run --release -p bitforge-benches --bin perft -- --list-backends
 //! ```
 //!
 //! Exit codes: 0 success, 1 an EPD count that does not match, 2 bad arguments or input.
@@ -40,6 +40,9 @@ struct Args {
     /// Run every position of a perft suite (`FEN ;D1 n ;D2 n ...` per line) and check it.
     #[arg(long, value_name = "FILE")]
     epd: Option<std::path::PathBuf>,
+    /// With --epd, run only the listed depths whose count is at most this many nodes.
+    #[arg(long, requires = "epd", value_name = "NODES")]
+    max_nodes: Option<u64>,
     /// Print every backend's name, the level it runs compiled for here (or that it cannot),
     /// its table size and method, then exit.
     #[arg(long, exclusive = true)]
@@ -77,6 +80,7 @@ struct SuiteLine<'a> {
     line: PerftLine<'a>,
     chess960: bool,
     max_depth: u32,
+    max_nodes: u64,
 }
 
 /// What one suite line gave: per depth run, (depth, expected, got); and the time.
@@ -91,7 +95,7 @@ impl SliderJob for SuiteLine<'_> {
         let results = self
             .line
             .counts()
-            .filter(|&(depth, _)| depth <= self.max_depth)
+            .filter(|&(depth, expected)| depth <= self.max_depth && expected <= self.max_nodes)
             .map(|(depth, expected)| (depth, expected, position.perft(depth)))
             .collect();
         Ok((results, start.elapsed()))
@@ -173,6 +177,7 @@ fn run_suite(args: &Args, path: &std::path::Path, backend: Backend) -> Result<bo
             line,
             chess960: args.chess960,
             max_depth: args.depth.unwrap_or(u32::MAX),
+            max_nodes: args.max_nodes.unwrap_or(u64::MAX),
         };
         let (results, time) = backend
             .run(job)

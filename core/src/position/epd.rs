@@ -5,6 +5,9 @@ use core::fmt;
 
 /// One line of a perft suite: the position and its published counts.
 ///
+/// Hidden from the documentation: a reader for bitforge's own perft suites, shared by its
+/// tests, benchmarks and perft command, not part of the API an engine builds on.
+///
 /// ```
 /// use bitforge::position::PerftLine;
 ///
@@ -14,6 +17,7 @@ use core::fmt;
 /// assert!(PerftLine::parse("8/8/8/8/8/8/8/8 w - - ;D1 x").is_err());
 /// # Ok::<(), bitforge::position::EpdError>(())
 /// ```
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PerftLine<'a> {
     /// The position, as written.
@@ -21,7 +25,8 @@ pub struct PerftLine<'a> {
     fields: &'a str,
 }
 
-/// A perft line that could not be read.
+/// A perft line that could not be read (see [`PerftLine`]: hidden likewise).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EpdError {
     /// No `;` field follows the FEN.

@@ -33,6 +33,7 @@ use core::fmt;
 
 pub use crate::board::CastlingInfo;
 use crate::board::{Board, Rules};
+#[doc(hidden)]
 pub use epd::{EpdError, PerftLine};
 pub use fen::{FenDisplay, FenError, FenErrorKind};
 pub use history::HISTORY_CAPACITY;

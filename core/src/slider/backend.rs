@@ -38,6 +38,32 @@ pub trait SliderJob {
     fn run<S: Slider>(self, slider: S) -> Self::Output;
 }
 
+/// A backend that [`Backend::run`] raises: [`run_raised`](Self::run_raised) runs a job compiled
+/// for the best instruction level this CPU has among those the backend gains from (its line in
+/// the backend list), or at its own level. Every backend implements it.
+///
+/// ```
+/// use bitforge::slider::{FancyMagic, Raise, Slider, SliderJob};
+/// use bitforge::{Position, Square};
+///
+/// struct Perft(u32);
+///
+/// impl SliderJob for Perft {
+///     type Output = u64;
+///     fn run<S: Slider>(self, slider: S) -> u64 {
+///         Position::start(slider).perft(self.0)
+///     }
+/// }
+///
+/// // Compiled for FancyMagic's levels only, not once per backend and level.
+/// assert_eq!(FancyMagic.run_raised(Perft(3)), 8_902);
+/// ```
+pub trait Raise: Slider {
+    /// Runs `job` with this backend, compiled for the best level this CPU has among the
+    /// backend's raised levels, or at its own level.
+    fn run_raised<J: SliderJob>(self, job: J) -> J::Output;
+}
+
 /// Declares every backend once: the [`Backend`] enum and its table of methods, [`Backend::ALL`],
 /// and the matches that name, size, check and run them. Each line gives the backend's type,
 /// what it does, and the levels [`Backend::run`] raises it to where the CPU has them, best
@@ -110,7 +136,9 @@ macro_rules! backends {
             }
 
             /// The [`Level`] the backend's own instructions need, by name: what
-            /// [`run_unraised`](Self::run_unraised) compiles for.
+            /// [`run_unraised`](Self::run_unraised) compiles for. Hidden from the
+            /// documentation with `run_unraised`: for bitforge's tests and benchmarks.
+            #[doc(hidden)]
             pub fn own_level_name(self) -> &'static str {
                 match self {
                     $(Backend::$backend => <<$backend as Slider>::Level as Level>::NAME,)+
@@ -123,23 +151,32 @@ macro_rules! backends {
             pub fn run<J: SliderJob>(self, job: J) -> Option<J::Output> {
                 match self {
                     $(Backend::$backend => {
-                        $(if let Some(slider) = Leveled::<$backend, $level>::new() {
-                            return Some(slider.run(job));
-                        })*
-                        <$backend as Slider>::new().map(|slider| slider.run(job))
+                        <$backend as Slider>::new().map(|slider| slider.run_raised(job))
                     })+
                 }
             }
 
             /// Runs `job` with this backend compiled for its own level only, as on a CPU that
             /// has nothing more (a default build on a CPU without x86-64-v3): for tests and
-            /// for measuring what the raise buys.
+            /// for measuring what the raise buys. Hidden from the documentation: not part of
+            /// the API an engine builds on.
+            #[doc(hidden)]
             pub fn run_unraised<J: SliderJob>(self, job: J) -> Option<J::Output> {
                 match self {
                     $(Backend::$backend => <$backend as Slider>::new().map(|slider| slider.run(job)),)+
                 }
             }
         }
+
+        $(impl Raise for $backend {
+            #[inline]
+            fn run_raised<J: SliderJob>(self, job: J) -> J::Output {
+                $(if let Some(slider) = Leveled::<$backend, $level>::new() {
+                    return slider.run(job);
+                })*
+                self.run(job)
+            }
+        })+
     };
 }
 
@@ -233,6 +270,35 @@ impl Backend {
             Ok(backend)
         } else {
             Err(BackendError::Unavailable(backend))
+        }
+    }
+}
+
+impl Backend {
+    /// Runs `job` with [`best`](Self::best), raised as [`run`](Self::run) raises it, and
+    /// compiles the job only for the backends `best` can choose (`pext` and `fancy`, at their
+    /// levels), where `Backend::best().run(job)` compiles it once per backend and level: the
+    /// default choice, at a fraction of the build (`results/build-budget.md`).
+    ///
+    /// ```
+    /// use bitforge::Position;
+    /// use bitforge::slider::{Backend, Slider, SliderJob};
+    ///
+    /// struct Perft(u32);
+    ///
+    /// impl SliderJob for Perft {
+    ///     type Output = u64;
+    ///     fn run<S: Slider>(self, slider: S) -> u64 {
+    ///         Position::start(slider).perft(self.0)
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(Backend::run_best(Perft(3)), 8_902);
+    /// ```
+    pub fn run_best<J: SliderJob>(job: J) -> J::Output {
+        match Pext::new().filter(|_| Self::best() == Backend::Pext) {
+            Some(pext) => pext.run_raised(job),
+            None => FancyMagic.run_raised(job),
         }
     }
 }

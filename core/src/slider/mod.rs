@@ -48,7 +48,7 @@ mod pext;
 mod pext_pdep;
 mod reference;
 
-pub use backend::{Backend, BackendError, SliderJob};
+pub use backend::{Backend, BackendError, Raise, SliderJob};
 pub use hyperbola::Hyperbola;
 pub use hyperbola_avx2::{HyperbolaAvx2, HyperbolaDual, HyperbolaGfni};
 pub use kogge_stone::{KoggeStone, kogge_stone_bishops, kogge_stone_rooks};

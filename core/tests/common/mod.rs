@@ -43,34 +43,49 @@ pub(crate) enum Compiled {
 /// the backends that need more than the baseline are left out (SIMD intrinsics and inline
 /// assembly), and the checks run one after another.
 pub(crate) fn for_every_backend(check: impl Fn(bitforge::slider::Backend, Compiled) + Sync) {
+    let runs = testable_backends()
+        .flat_map(|backend| [(backend, Compiled::Raised), (backend, Compiled::Unraised)]);
+    in_threads(runs, |&(backend, compiled)| check(backend, compiled));
+}
+
+/// [`for_every_backend`] with each backend at its own level only.
+pub(crate) fn for_every_backend_unraised(check: impl Fn(bitforge::slider::Backend) + Sync) {
+    in_threads(testable_backends(), |&backend| check(backend));
+}
+
+/// Every backend, or under Miri those that need nothing beyond the baseline.
+fn testable_backends() -> impl Iterator<Item = bitforge::slider::Backend> {
     use bitforge::slider::{Backend, Baseline, Level};
-    let runs = Backend::ALL
+    Backend::ALL
         .into_iter()
         .filter(|backend| !cfg!(miri) || backend.own_level_name() == Baseline::NAME)
-        .flat_map(|backend| [(backend, Compiled::Raised), (backend, Compiled::Unraised)]);
+}
+
+/// Runs `check` on every run, each in a named thread (one after another under Miri), and
+/// fails naming every run that failed.
+fn in_threads<R: core::fmt::Debug + Send + Sync>(
+    runs: impl Iterator<Item = R>,
+    check: impl Fn(&R) + Sync,
+) {
     if cfg!(miri) {
-        runs.for_each(|(backend, compiled)| check(backend, compiled));
+        runs.for_each(|run| check(&run));
         return;
     }
     std::thread::scope(|scope| {
         let threads: Vec<_> = runs
-            .map(|(backend, compiled)| {
+            .map(|run| {
+                let name = format!("{run:?}");
                 let check = &check;
                 let thread = std::thread::Builder::new()
-                    .name(format!("{backend} {compiled:?}"))
-                    .spawn_scoped(scope, move || check(backend, compiled))
+                    .name(name.clone())
+                    .spawn_scoped(scope, move || check(&run))
                     .expect("a thread");
-                (backend, compiled, thread)
+                (name, thread)
             })
             .collect();
         let failed: Vec<String> = threads
             .into_iter()
-            .filter_map(|(backend, compiled, thread)| {
-                thread
-                    .join()
-                    .is_err()
-                    .then(|| format!("{backend} ({compiled:?})"))
-            })
+            .filter_map(|(name, thread)| thread.join().is_err().then_some(name))
             .collect();
         assert!(failed.is_empty(), "failed: {}", failed.join(", "));
     });

@@ -5,6 +5,8 @@ use std::path::Path;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::table::short;
+
 /// One series of bars: a label for the legend and a value per row (`None`: not measured).
 pub(crate) struct Series {
     pub(crate) label: String,
@@ -153,19 +155,6 @@ fn round_step(rough: f64) -> f64 {
 
 fn axis_label(v: f64, log: bool) -> String {
     if log { short(10f64.powf(v)) } else { short(v) }
-}
-
-/// A value with about three significant digits.
-pub(crate) fn short(v: f64) -> String {
-    if v >= 1000.0 {
-        crate::table::thousands(v.round() as usize)
-    } else if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
 }
 
 #[cfg(test)]

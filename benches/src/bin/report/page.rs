@@ -7,10 +7,10 @@ use bitforge::slider::Backend;
 use bitforge_benches::{COUNTED_LOOKUPS, LookupPiece};
 use bitforge_index::Scheme;
 
-use crate::charts::{BarChart, Series, short};
+use crate::charts::{BarChart, Series};
 use crate::estimates::Estimates;
 use crate::iai::Summaries;
-use crate::table::{Best, Table, thousands};
+use crate::table::{Best, Table, short, thousands};
 use bitforge_benches::machine::Machine;
 
 /// The peers of the `peers` feature, by benchmark name.

@@ -1,7 +1,5 @@
 //! Markdown tables whose numeric columns mark their best value in bold.
 
-use crate::charts::short;
-
 /// An integer with commas between thousands: 107648 as "107,648".
 pub(crate) fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -13,6 +11,19 @@ pub(crate) fn thousands(n: usize) -> String {
         out.push(digit);
     }
     out
+}
+
+/// A value with about three significant digits.
+pub(crate) fn short(v: f64) -> String {
+    if v >= 1000.0 {
+        thousands(v.round() as usize)
+    } else if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 /// Which value of a column is best.
