@@ -86,22 +86,17 @@ macro_rules! counted_backends {
 /// The rook and bishop lookups of every counted backend, the oracle and the detected best.
 macro_rules! lookup_benchmarks {
     ($($id:ident: $backend:ident,)+) => {
+        lookup_benchmarks!(@piece rook_lookups, true, $($id: $backend,)+);
+        lookup_benchmarks!(@piece bishop_lookups, false, $($id: $backend,)+);
+    };
+    (@piece $name:ident, $rook:literal, $($id:ident: $backend:ident,)+) => {
         #[library_benchmark]
         #[bench::reference(args = (Backend::Reference), setup = with_pairs)]
         $(#[bench::$id(args = (Backend::$backend), setup = with_pairs)])+
         #[bench::best(args = (detected_backend()), setup = with_pairs)]
-        fn rook_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
+        fn $name(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
             let (backend, pairs) = input;
-            black_box(backend.run(SumLookups::<true>(&pairs)))
-        }
-
-        #[library_benchmark]
-        #[bench::reference(args = (Backend::Reference), setup = with_pairs)]
-        $(#[bench::$id(args = (Backend::$backend), setup = with_pairs)])+
-        #[bench::best(args = (detected_backend()), setup = with_pairs)]
-        fn bishop_lookups(input: (Backend, Vec<(Square, u64)>)) -> Option<u64> {
-            let (backend, pairs) = input;
-            black_box(backend.run(SumLookups::<false>(&pairs)))
+            black_box(backend.run(SumLookups::<$rook>(&pairs)))
         }
     };
 }

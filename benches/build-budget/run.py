@@ -197,6 +197,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--out", type=Path, help="write the Markdown report here (else stdout)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch crates")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="CHECKOUT",
+        help="another checkout of bitforge (an earlier commit) whose core a fourth hello crate, "
+        "one backend named, depends on: before and after in one run",
+    )
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
@@ -215,6 +222,13 @@ def main():
         ),
         COZY: write_crate(scratch, "hello-cozy", f'cozy-chess = "={cozy_version()}"', COZY_MAIN),
     }
+    if args.before:
+        before = args.before.resolve() / "core"
+        if not (before / "Cargo.toml").is_file():
+            parser.error(f"--before: {before} holds no Cargo.toml")
+        crates[f"before ({args.before.name}), one backend named"] = write_crate(
+            scratch, "hello-before-named", f'bitforge = {{ path = "{before}" }}', BITFORGE_NAMED
+        )
     try:
         for crate in crates.values():
             run(["cargo", "fetch", "--quiet"], crate)
@@ -263,7 +277,7 @@ def render(rounds, times, units, incremental_hello, incremental_core):
     lines = [
         "# Build budget: a hello-world engine on bitforge beside one on cozy-chess",
         "",
-        f"Written by `python3 benches/build-budget/run.py --rounds {rounds}` on {today}: "
+        f"Written by `python3 benches/build-budget/run.py {' '.join(sys.argv[1:])}` on {today}: "
         f"{cpu_name()}; {rustc}. Each crate is built clean (its `target/` removed; the "
         "registry already fetched) in interleaved rounds; medians of "
         f"{rounds} round{'s' if rounds > 1 else ''}. Each crate runs one `perft(5)` from the "
