@@ -53,13 +53,23 @@ const fn table_start(version: u32) -> usize {
     HEADER_BYTES + ENTRIES * entry_bytes(version)
 }
 
-/// Why a binary file was refused.
+/// Why a binary file was refused: it is not a well-formed export (`Malformed`: another file,
+/// another version, truncated, inconsistent sizes), or it is one whose set or table is wrong
+/// (`Invalid`: a mask that is not the square's, magics that collide, a table slot its magics
+/// do not select), as a text set that parses but does not verify.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BinaryError(String);
+pub enum BinaryError {
+    /// Not a well-formed binary export.
+    Malformed(String),
+    /// A well-formed export of a set or table that is wrong.
+    Invalid(String),
+}
 
 impl fmt::Display for BinaryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            BinaryError::Malformed(message) | BinaryError::Invalid(message) => f.write_str(message),
+        }
     }
 }
 
@@ -116,7 +126,8 @@ impl Fields<'_> {
 /// set (so a file that reads is one whose lookups are right). Nothing is allocated beyond the
 /// file's own size and [`MAX_TABLE_ENTRIES`].
 pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError> {
-    let fail = |message: String| Err(BinaryError(message));
+    let fail = |message: String| Err(BinaryError::Malformed(message));
+    let invalid = |message: String| Err(BinaryError::Invalid(message));
     if bytes.len() < HEADER_BYTES || bytes[..8] != BINARY_MAGIC {
         return fail("not a bitforge binary magic set (it does not start with BFMAGIC)".into());
     }
@@ -176,13 +187,13 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
             };
             let (shift, bits) = (fields.u32(at), fields.u32(at + 4));
             if mask != relevant_mask(kind, square) {
-                return fail(format!(
+                return invalid(format!(
                     "{}: the mask {mask:#018x} is not the square's",
                     name()
                 ));
             }
             if post_mask != set.post_mask(kind, square) {
-                return fail(format!(
+                return invalid(format!(
                     "{}: post mask {post_mask:#018x} disagrees with rook a1's (all ones in a \
                      plain set, the square's empty-board attacks in a post-masked one)",
                     name()
@@ -201,9 +212,9 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
             };
         }
     }
-    let table = verify(&set).map_err(|error| BinaryError(error.to_string()))?;
+    let table = verify(&set).map_err(|error| BinaryError::Invalid(error.to_string()))?;
     if table.entries() as u64 != table_entries {
-        return fail(format!(
+        return invalid(format!(
             "the header claims {table_entries} attack sets; the entries use {}",
             table.entries()
         ));
@@ -215,7 +226,7 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
         .zip(&table.attacks)
         .position(|(stored, &right)| stored != right)
     {
-        return fail(format!(
+        return invalid(format!(
             "attack table slot {slot} holds {:#018x}, not what its magics select ({:#018x})",
             fields.u64(table_start + 8 * slot),
             table.attacks[slot]

@@ -1,12 +1,20 @@
 //! Reading magic-set files and writing output without losing anything.
 
 use std::fs;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
-use bitforge_index::{AttackTable, BINARY_MAGIC, MagicSet, from_binary, verify};
+use bitforge_index::{AttackTable, BINARY_MAGIC, BinaryError, MagicSet, from_binary, verify};
 
 use crate::Failure;
+
+/// Writes `line` and a newline to standard output (see `out!`).
+pub(crate) fn print_line(line: std::fmt::Arguments<'_>) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{line}")
+        .and_then(|()| stdout.flush())
+        .map_err(|error| Failure::input(format!("cannot write to standard output: {error}")))
+}
 
 /// Where a command writes its result.
 #[derive(Debug, Clone, Default)]
@@ -16,18 +24,39 @@ pub(crate) struct Output {
 }
 
 impl Output {
-    /// Fails before any work is done if the file exists and --force was not given.
+    /// Fails before any work is done when the result could not be written at the end: the
+    /// file exists and --force was not given; the path is not a regular file (a directory, a
+    /// symbolic link, a FIFO, a device such as `/dev/stdout`: --force replaces only regular
+    /// files; leave --out out to write to standard output); or its directory does not take
+    /// the temporary file the result is written through.
     pub(crate) fn check_writable(&self) -> Result<(), Failure> {
-        match &self.path {
-            Some(path) if path.exists() && !self.force => Err(Failure::input(format!(
-                "{} already exists (use --force to overwrite it)",
-                path.display()
-            ))),
-            Some(path) if path.is_dir() => {
-                Err(Failure::input(format!("{} is a directory", path.display())))
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        match fs::symlink_metadata(path) {
+            Ok(metadata) if !metadata.file_type().is_file() => {
+                return Err(Failure::input(format!(
+                    "{} is not a regular file (--out writes regular files only; without --out \
+                     the result goes to standard output)",
+                    path.display()
+                )));
             }
-            _ => Ok(()),
+            Ok(_) if !self.force => {
+                return Err(Failure::input(format!(
+                    "{} already exists (use --force to overwrite it)",
+                    path.display()
+                )));
+            }
+            _ => {}
         }
+        let temporary = temporary_path(path);
+        fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temporary)
+            .and_then(|_| fs::remove_file(&temporary))
+            .map_err(|error| Failure::input(format!("cannot write {}: {error}", path.display())))
     }
 
     /// Writes `text` to the file (through a temporary file and a rename, so that a failure
@@ -48,9 +77,7 @@ impl Output {
                 });
         };
         self.check_writable()?;
-        let mut temporary = path.clone().into_os_string();
-        temporary.push(".partial");
-        let temporary = PathBuf::from(temporary);
+        let temporary = temporary_path(path);
         fs::write(&temporary, text)
             .and_then(|()| fs::rename(&temporary, path))
             .map_err(|error| {
@@ -60,22 +87,50 @@ impl Output {
     }
 }
 
+/// Whether two paths name one file: the same absolute path, or (when both exist) the same
+/// file behind links and `..`.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
+}
+
+/// Where `path`'s new contents are written before a rename puts them in its place.
+fn temporary_path(path: &Path) -> PathBuf {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".partial");
+    PathBuf::from(temporary)
+}
+
 /// The largest file the commands read: a binary export at the table limit is 16 MiB and 4
 /// KiB, a hunt state file listing the most magics it may (2^20) about 40 MiB.
 const MAX_FILE_BYTES: u64 = 64 << 20;
 
-/// Reads a file of at most [`MAX_FILE_BYTES`], refusing a larger one before reading it.
+/// Reads a file of at most [`MAX_FILE_BYTES`], refusing a larger one. The bound is on the
+/// bytes read, not on the size the file system reports, which is 0 for a pipe or a device
+/// (`/dev/zero`, `/dev/stdin`): reading stops one byte past the bound.
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
     let cannot =
         |error: std::io::Error| Failure::input(format!("cannot read {}: {error}", path.display()));
-    let size = fs::metadata(path).map_err(cannot)?.len();
-    if size > MAX_FILE_BYTES {
-        return Err(Failure::input(format!(
-            "{}: {size} bytes, more than a magic-search file holds ({MAX_FILE_BYTES})",
+    let too_large = || {
+        Failure::input(format!(
+            "{}: more than the {MAX_FILE_BYTES} bytes a magic-search file holds",
             path.display()
-        )));
+        ))
+    };
+    let file = fs::File::open(path).map_err(cannot)?;
+    if file.metadata().map_err(cannot)?.len() > MAX_FILE_BYTES {
+        return Err(too_large());
     }
-    fs::read(path).map_err(cannot)
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 /// Parses the bytes of a `.magics` file read from `path`.
@@ -98,8 +153,13 @@ pub(crate) fn read_set(path: &Path) -> Result<MagicSet, Failure> {
 pub(crate) fn read_verified(path: &Path) -> Result<(MagicSet, AttackTable), Failure> {
     let bytes = read_bytes(path)?;
     if bytes.starts_with(&BINARY_MAGIC) {
-        return from_binary(&bytes)
-            .map_err(|error| Failure::invalid(format!("{}: {error}", path.display())));
+        return from_binary(&bytes).map_err(|error| {
+            let message = format!("{}: {error}", path.display());
+            match error {
+                BinaryError::Malformed(_) => Failure::input(message),
+                BinaryError::Invalid(_) => Failure::invalid(message),
+            }
+        });
     }
     let set = parse_set(path, bytes)?;
     let table =

@@ -3,6 +3,15 @@
 //! Run with no arguments, it finds a full fancy set with the default seed, verifies it and prints
 //! a summary. `magic-search --help` lists the subcommands.
 
+/// `println!` for the commands' results: a line on standard output, and `?` on a failure to
+/// write it (a closed pipe, `| head -1`; a full disk, `> /dev/full`), which ends the program
+/// with exit code 2 and a message instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::files::print_line(format_args!($($arg)*))?
+    };
+}
+
 mod commands;
 mod files;
 

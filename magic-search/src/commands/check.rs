@@ -40,21 +40,22 @@ pub(crate) fn run(args: &CheckArgs) -> Result<(), Failure> {
     let name = square_name(target.square());
     match check_magic(target, args.magic) {
         Ok(check) => {
-            println!("{target}: {:#018x} is valid", args.magic);
-            println!(
+            out!("{target}: {:#018x} is valid", args.magic);
+            out!(
                 "index span: {} to {} ({} slots)",
                 check.lowest,
                 check.highest,
                 check.highest - check.lowest + 1
             );
-            println!(
+            out!(
                 "used slots: {} of {}",
                 check.used_slots,
                 1usize << target.bits()
             );
-            println!(
+            out!(
                 "occupancies: {} ({} constructive collisions)",
-                check.occupancies, check.constructive
+                check.occupancies,
+                check.constructive
             );
             Ok(())
         }

@@ -15,7 +15,7 @@ use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::{
     Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
-use crate::files::{Output, command_line, kib, read_set};
+use crate::files::{Output, command_line, kib, read_set, same_file};
 
 /// Find a full magic set (rook and bishop on all 64 squares) and verify it.
 ///
@@ -155,6 +155,15 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         force: args.force,
     };
     output.check_writable()?;
+    if let (Some(out), Some(checkpoint)) = (&args.out, &args.work.checkpoint)
+        && same_file(out, checkpoint)
+    {
+        return Err(Failure::input(format!(
+            "--out and --checkpoint name the same file, {}: the set would replace the search's \
+             state",
+            out.display()
+        )));
+    }
 
     let budget = budget_of(args.attempts, args.time_budget, Budget::default());
     let config = SearchConfig {
@@ -250,10 +259,12 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         }
         return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
     }
-    // The final state first: whatever happens to the set's file, the work is kept.
-    if let Some(file) = &checkpoint {
-        file.write_now(&state_text(&state))?;
-    }
+    // The final state first: whatever happens to the set's file, the work is kept. A state
+    // that cannot be written (a full disk) does not stop the set from being written: the
+    // failure is reported after it.
+    let checkpoint_failure = checkpoint
+        .as_ref()
+        .and_then(|file| file.write_now(&state_text(&state)).err());
     let tried = state.stats().candidates_tried - tried_before;
     if !whole {
         eprintln!(
@@ -261,6 +272,9 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
             state.squares.len(),
             searched.as_secs_f64()
         );
+        if let Some(failure) = checkpoint_failure {
+            return Err(failure);
+        }
         if let Some(file) = &checkpoint {
             eprintln!(
                 "written: {} (merge every chunk's file with `magic-search merge`)",
@@ -290,7 +304,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
     if let Some(path) = &args.out {
         eprintln!("written: {}", path.display());
     }
-    Ok(())
+    checkpoint_failure.map_or(Ok(()), Err)
 }
 
 /// The state file's text for `state`.

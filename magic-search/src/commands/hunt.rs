@@ -127,6 +127,19 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
                     chunk.end
                 )));
             }
+            // The list holds the smallest magics covered so far, as many as the run that
+            // wrote it kept: a longer list from here on would miss those it left out.
+            if keep > saved.found.len() && saved.found_count > saved.found.len() as u64 {
+                return Err(Failure::input(format!(
+                    "{} lists {} of the {} magics found, as --keep {} asked: resume with \
+                     --keep {} or less",
+                    path.display(),
+                    saved.found.len(),
+                    saved.found_count,
+                    saved.found.len(),
+                    saved.found.len()
+                )));
+            }
             saved
         }
         _ => fresh,
@@ -138,12 +151,12 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         file.write_now(&state_text(&start))?;
     }
 
-    println!("target: {target}");
-    println!(
+    out!("target: {target}");
+    out!(
         "period: {period:#x} (2^{}): every candidate acts like one below it",
         period.trailing_zeros()
     );
-    println!(
+    out!(
         "range: {:#x}..{:#x}, chunk {}/{}: {:#x}..{:#x} ({} candidates)",
         range.start,
         range.end,
@@ -154,7 +167,7 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         chunk.end - chunk.start
     );
     if start.covered() > 0 {
-        println!(
+        out!(
             "resumed: {} candidates already covered, up to {:#x}",
             start.covered(),
             start.done
@@ -184,15 +197,18 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
     progress.finish_and_clear();
 
     let covered_now = report.covered() - covered_before;
-    println!(
+    out!(
         "covered: {covered_now} candidates in {seconds:.2} s ({:.1} million per second, \
          {threads} threads)",
         covered_now as f64 / seconds.max(1e-9) / 1e6
     );
     if !report.complete() {
-        println!(
+        out!(
             "covered so far: {:#x}..{:#x} of {:#x}..{:#x}",
-            report.range.start, report.done, report.range.start, report.range.end
+            report.range.start,
+            report.done,
+            report.range.start,
+            report.range.end
         );
         if let Some(file) = &checkpoint {
             file.write_now(&state_text(&report))?;
@@ -200,19 +216,19 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
         return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
     }
     // The result is printed first: a final write that fails loses nothing.
-    print_result(&report);
+    print_result(&report)?;
     if let Some(file) = &checkpoint {
         file.write_now(&state_text(&report))?;
-        println!("written: {}", file.path().display());
+        out!("written: {}", file.path().display());
     }
     Ok(())
 }
 
 /// Prints what a finished hunt (or merge) found, or what it proved.
-pub(crate) fn print_result(report: &HuntReport) {
+pub(crate) fn print_result(report: &HuntReport) -> Result<(), Failure> {
     let target = report.target;
     if report.below_bound > 0 {
-        println!(
+        out!(
             "below the lower bound {:#x}: {} candidates rejected without a test (the lowest \
              relevant square's occupancy would share index 0 with the empty board)",
             target.lower_bound(),
@@ -234,18 +250,20 @@ pub(crate) fn print_result(report: &HuntReport) {
                 report.range.start, report.range.end
             )
         };
-        println!("result: {scope}");
-        return;
+        out!("result: {scope}");
+        return Ok(());
     }
-    println!("found: {} magics", report.found_count);
+    out!("found: {} magics", report.found_count);
     for found in &report.found {
-        println!(
+        out!(
             "  {:#018x}  indices {} to {}",
-            found.magic, found.lowest, found.highest
+            found.magic,
+            found.lowest,
+            found.highest
         );
     }
     if let Some(best) = report.best {
-        println!(
+        out!(
             "fewest slots: {:#018x}, indices {} to {} ({} slots)",
             best.magic,
             best.lowest,
@@ -253,6 +271,7 @@ pub(crate) fn print_result(report: &HuntReport) {
             best.span()
         );
     }
+    Ok(())
 }
 
 #[cfg(test)]

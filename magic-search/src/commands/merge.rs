@@ -59,15 +59,15 @@ fn merge_hunts(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
         .collect::<Result<Vec<_>, _>>()?;
     let merged = HuntReport::merge(&parts, args.keep as usize)
         .map_err(|error| Failure::input(format!("cannot merge: {error}")))?;
-    println!("target: {}", merged.target);
-    println!(
+    out!("target: {}", merged.target);
+    out!(
         "range: {:#x}..{:#x} ({} candidates, {} files)",
         merged.range.start,
         merged.range.end,
         merged.covered(),
         parts.len()
     );
-    hunt::print_result(&merged);
+    hunt::print_result(&merged)?;
     if args.out.is_some() {
         output.write(&hunt::state_text(&merged))?;
     }

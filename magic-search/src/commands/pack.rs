@@ -171,7 +171,7 @@ pub(crate) fn run(args: &PackArgs) -> Result<(), Failure> {
     })?;
     progress.finish_and_clear();
     let stopped = if packed.stopped {
-        " (stopped by Ctrl-C: the best arrangement found until then)"
+        " (stopped by Ctrl-C or SIGTERM: the best arrangement found until then)"
     } else {
         ""
     };

@@ -10,7 +10,7 @@ use magic_search::{ReduceEffort, reduce_set};
 use crate::Failure;
 use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::interrupted;
-use crate::files::{Output, command_line, kib, read_set};
+use crate::files::{Output, command_line, kib, read_verified};
 
 /// Lower a fancy set's index bits: in rounds, every square looks for a magic one bit below
 /// its own, and keeps it if found.
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         force: args.force,
     };
     output.check_writable()?;
-    let set = read_set(&args.file)?;
+    let (set, _) = read_verified(&args.file)?;
     let effort = ReduceEffort {
         budget: budget_of(
             args.attempts,
@@ -104,7 +104,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     .map_err(|error| Failure::input(format!("{}: {error}", args.file.display())))?;
     progress.finish_and_clear();
     let stopped = if reduced.stopped {
-        " (stopped by Ctrl-C: the magics found until then)"
+        " (stopped by Ctrl-C or SIGTERM: the magics found until then)"
     } else {
         ""
     };

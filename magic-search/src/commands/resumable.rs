@@ -78,10 +78,10 @@ pub(crate) fn interrupted() -> &'static AtomicBool {
             if FLAG.swap(true, Ordering::Relaxed) {
                 std::process::exit(130);
             }
-            eprintln!("\nstopping: saving the progress (Ctrl-C again to quit at once)");
+            eprintln!("\nstopping: saving the progress (Ctrl-C or SIGTERM again to quit at once)");
         });
         if let Err(error) = installed {
-            eprintln!("warning: Ctrl-C will end the program without saving: {error}");
+            eprintln!("warning: Ctrl-C and SIGTERM will end the program without saving: {error}");
         }
     });
     &FLAG

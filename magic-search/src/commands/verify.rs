@@ -21,14 +21,14 @@ pub(crate) struct VerifyArgs {
 
 pub(crate) fn run(args: &VerifyArgs) -> Result<(), Failure> {
     let (set, table) = read_verified(&args.file)?;
-    println!("scheme: {}", set.scheme);
-    println!("squares: 128 (rook 64, bishop 64)");
-    println!("table entries: {}", table.entries());
-    println!("largest index: {}", table.entries() - 1);
-    println!("used slots: {}", table.used_slots);
+    out!("scheme: {}", set.scheme);
+    out!("squares: 128 (rook 64, bishop 64)");
+    out!("table entries: {}", table.entries());
+    out!("largest index: {}", table.entries() - 1);
+    out!("used slots: {}", table.used_slots);
     let spans = index_spans(&set);
-    println!("index spans: rook {}, bishop {}", spans.rook, spans.bishop);
-    println!("table size: {:.1} KiB", kib(table.entries()));
-    println!("ok: every occupancy of every square gives the reference attacks");
+    out!("index spans: rook {}, bishop {}", spans.rook, spans.bishop);
+    out!("table size: {:.1} KiB", kib(table.entries()));
+    out!("ok: every occupancy of every square gives the reference attacks");
     Ok(())
 }

@@ -126,7 +126,10 @@ pub(crate) fn reduced_levels(config: &SearchConfig, full: u8) -> core::ops::Rang
     }
     match config.bits {
         BitsTarget::Mask => 0..0,
-        BitsTarget::Fewer(n) => n..n + 1,
+        // A square needs at least one bit: asking it for as many fewer as it has, or more,
+        // leaves it at full width (and a state file claiming such a level is refused).
+        BitsTarget::Fewer(n) if n < full => n..n + 1,
+        BitsTarget::Fewer(_) => 0..0,
         BitsTarget::Minimise => 1..full,
     }
 }
@@ -300,7 +303,17 @@ impl SquareSearch {
                 Stage::Done
             }
         };
+        // The candidate loop asks `pause` every PAUSE_CHECK candidates of one magic's search;
+        // a stage that finds its magics sooner (many full-width candidates) is asked here,
+        // between magics, once that many candidates have gone by since it last was.
+        let mut asked_at = self.progress.tried;
         loop {
+            if self.progress.tried - asked_at >= PAUSE_CHECK {
+                asked_at = self.progress.tried;
+                if pause() {
+                    return;
+                }
+            }
             let (bits, budget, dense, limits) = match self.progress.stage {
                 Stage::Done => return,
                 Stage::Full { .. } => (full, None, false, Limits::NONE),

@@ -110,6 +110,8 @@ impl HuntReport {
         let mut merged = HuntReport::new(first.target, start..end);
         merged.done = end;
         for part in sorted {
+            // Adjacent parts of one period, each counting at most the candidates it tested
+            // (checked when read): the sums stay below the period, which both types hold.
             merged.below_bound += part.below_bound;
             merged.record(&part.found, part.found_count, part.best, keep);
         }
@@ -196,6 +198,13 @@ impl Fields {
         if below_bound > done - range.start {
             return Err(wrong(format!(
                 "below-bound {below_bound:#x} is more than the candidates covered"
+            )));
+        }
+        // Every magic counted is a candidate covered and tested: more than those is a count
+        // that merging would add into a false result (a wrapped sum proving a range empty).
+        if u128::from(found_count) > done - range.start - below_bound {
+            return Err(wrong(format!(
+                "found-count {found_count} is more than the candidates tested"
             )));
         }
         if (found_count as u128) < self.found.len() as u128

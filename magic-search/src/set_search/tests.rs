@@ -323,3 +323,58 @@ fn bit_targets_read_what_they_write() {
         assert_eq!(bits.to_string().parse(), Ok(bits));
     }
 }
+
+/// A state file asking a square for at least as many bits fewer as it has (bishop g8 has 5:
+/// `bits -8`, `reduced:8`) is refused when read; it used to overflow when resumed.
+#[test]
+fn a_reduced_level_below_one_bit_is_refused() {
+    let config = SearchConfig {
+        bits: BitsTarget::Fewer(8),
+        budget: Budget::Attempts(1000),
+        ..SearchConfig::default()
+    };
+    let g8 = search_order()
+        .iter()
+        .position(|&square| square == (SliderKind::Bishop, 62))
+        .unwrap() as u32;
+    let mut state = FindState::new(config, Chunk::new(g8, 128).unwrap());
+    state.squares[0].resume(&config, &mut || false);
+    // Nothing to lower: the square keeps its full-width magic.
+    assert!(state.squares[0].is_done());
+    assert_eq!(state.squares[0].best.unwrap().1, 5);
+    let text = state.to_text(&[]);
+    let forged = text.replace(" done ", " reduced:8 ");
+    assert_ne!(forged, text);
+    let error = FindState::parse(&forged).unwrap_err().to_string();
+    assert!(error.contains("does not try 8 bits fewer"), "{error}");
+}
+
+/// A search keeping the best of very many full-width magics (each found within a few
+/// candidates) still hears its pause: between magics, once enough candidates went by.
+#[test]
+fn a_search_of_many_candidates_pauses_when_asked() {
+    let config = SearchConfig {
+        scheme: Scheme::Fixed,
+        candidates: u32::MAX,
+        ..SearchConfig::default()
+    };
+    // Bishop a1 with 9 bits for its 6-bit mask: its magics come every few candidates.
+    let a1 = search_order()
+        .iter()
+        .position(|&square| square == (SliderKind::Bishop, 0))
+        .unwrap() as u32;
+    let (done, waited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut state = FindState::new(config, Chunk::new(a1, 128).unwrap());
+        let mut asked = 0u32;
+        state.squares[0].resume(&config, &mut || {
+            asked += 1;
+            asked > 3
+        });
+        let _ = done.send(state.squares[0].tried);
+    });
+    let tried = waited
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the search paused when asked");
+    assert!(tried > 0 && tried < 1 << 24, "{tried}");
+}

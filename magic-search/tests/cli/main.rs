@@ -8,6 +8,7 @@ use magic_search::{SearchConfig, find_set};
 
 mod exports;
 mod files;
+mod hostile;
 mod hunts;
 mod packing;
 mod resumed;

@@ -113,6 +113,19 @@ fn ctrl_c_saves_a_search_and_exits_130_and_a_hunt_too() {
     assert!(!saved.complete() && saved.covered() > 0);
 }
 
+/// SIGTERM, what Slurm and Kubernetes send on pre-emption, stops a search as Ctrl-C does: the
+/// progress saved, exit 130, and the same command resumes it.
+#[test]
+fn sigterm_saves_a_search_as_ctrl_c_does() {
+    let dir = scratch("sigterm");
+    let file = dir.join("terminated.find");
+    let args = minimising_find(&file, &[]);
+    let status = stop_find_part_way(&args, &file, "TERM");
+    assert_eq!(status.code(), Some(130));
+    let saved = find_state(&file);
+    assert!(!saved.is_complete() && saved.stats().candidates_tried > 0);
+}
+
 #[test]
 fn ctrl_c_ends_an_annealing_pack_with_the_best_set_so_far_written() {
     let dir = scratch("interrupt_pack");
