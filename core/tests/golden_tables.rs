@@ -1,4 +1,4 @@
-//! Every embedded table equals what the reference geometry of `magic-search` computes now.
+//! Every embedded table equals what the reference geometry of `bitforge-index` computes now.
 
 use bitforge::tables::{
     BETWEEN, CHECK_BLOCK, DISTANCE, FILE_BB, LINE, PSEUDO_ATTACKS, RANK_BB, SQUARE_BB, STEP_ATTACKS,

@@ -1,6 +1,7 @@
 //! Set searches interrupted (killed, Ctrl-C) and resumed, and run in chunks.
 
 use super::*;
+use bitforge_index::MagicSet;
 
 /// A `find --bits min` long enough to be stopped part way (a few seconds), with its state in
 /// `file`.
@@ -111,6 +112,37 @@ fn ctrl_c_saves_a_search_and_exits_130_and_a_hunt_too() {
     assert!(stderr(&output).contains("the same command resumes it"));
     let saved = hunt_state(&hunt_file);
     assert!(!saved.complete() && saved.covered() > 0);
+}
+
+/// A checkpoint that can no longer be written at the end (its directory gone, as a full or
+/// lost disk would leave it) does not lose the search: the set is written, then the failure
+/// reported with exit 2.
+#[test]
+fn a_failing_final_checkpoint_still_leaves_the_set_written() {
+    let dir = scratch("lost_checkpoint");
+    let doomed = dir.join("doomed");
+    std::fs::create_dir_all(&doomed).unwrap();
+    let (file, set) = (doomed.join("state.find"), dir.join("set.magics"));
+    let child = Command::new(env!("CARGO_BIN_EXE_magic-search"))
+        .args(minimising_find(&file, &["--out", path_str(&set)]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !std::fs::read_to_string(&file)
+        .ok()
+        .and_then(|text| magic_search::FindState::parse(&text).ok())
+        .is_some_and(|state| state.stats().candidates_tried > 0 && !state.is_complete())
+    {
+        assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::fs::remove_dir_all(&doomed).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_fails(&output, 2, "cannot write", "the final checkpoint");
+    let written = MagicSet::parse(&std::fs::read_to_string(&set).unwrap()).unwrap();
+    assert!(bitforge_index::verify(&written).is_ok());
 }
 
 /// SIGTERM, what Slurm and Kubernetes send on pre-emption, stops a search as Ctrl-C does: the
