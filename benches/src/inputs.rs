@@ -10,12 +10,18 @@ pub const PAIRS: usize = 65_536;
 /// How many of the random pairs the Callgrind (instruction-count) benchmark looks up.
 pub const COUNTED_LOOKUPS: usize = 4_096;
 
-/// The perft suites the real occupancies come from (the same files the perft tests read).
-const SUITES: [&str; 3] = [
-    include_str!("../../core/tests/perft/standard.epd"),
-    include_str!("../../core/tests/perft/roce.epd"),
-    include_str!("../../core/tests/perft/chess960.epd"),
-];
+/// The perft suites the real occupancies come from (the same files the perft tests read),
+/// read from the workspace when the inputs are made: the benchmarks run in the repository,
+/// and the crate builds from its own package (`cargo package`) without them.
+fn suites() -> Vec<String> {
+    ["standard.epd", "roce.epd", "chess960.epd"]
+        .map(|name| {
+            let path =
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/perft/").to_owned() + name;
+            std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"))
+        })
+        .to_vec()
+}
 
 /// SplitMix64: the next value of the stream whose state is `state`.
 pub fn split_mix(state: &mut u64) -> u64 {
@@ -139,7 +145,7 @@ pub fn real_pairs(piece: LookupPiece) -> Vec<(Square, Bitboard)> {
 fn suite_queries(piece: LookupPiece) -> Vec<Vec<(Square, Bitboard)>> {
     let slider = KoggeStone::new().expect("Kogge-Stone runs everywhere");
     let mut per_position = Vec::new();
-    for line in SUITES.iter().flat_map(|suite| suite.lines()) {
+    for line in suites().iter().flat_map(|suite| suite.lines()) {
         let fen = PerftLine::parse(line)
             .expect("the suites hold perft lines")
             .fen;
