@@ -43,8 +43,8 @@ pub trait SliderJob {
 /// the backend list), or at its own level. Every backend implements it.
 ///
 /// ```
+/// use bitforge::Position;
 /// use bitforge::slider::{FancyMagic, Raise, Slider, SliderJob};
-/// use bitforge::{Position, Square};
 ///
 /// struct Perft(u32);
 ///
@@ -251,30 +251,6 @@ impl Backend {
         }
     }
 
-    /// The backend called `name`, or [`best`](Self::best) when no name is given: the override
-    /// for benchmarks and command lines. A name this CPU cannot run is an error, not a fault.
-    ///
-    /// ```
-    /// use bitforge::slider::{Backend, BackendError};
-    ///
-    /// assert_eq!(Backend::choose(Some("fancy")), Ok(Backend::FancyMagic));
-    /// assert_eq!(Backend::choose(None), Ok(Backend::best()));
-    /// assert_eq!(Backend::choose(Some("magic")), Err(BackendError::Unknown));
-    /// ```
-    pub fn choose(name: Option<&str>) -> Result<Backend, BackendError> {
-        let Some(name) = name else {
-            return Ok(Self::best());
-        };
-        let backend: Backend = name.parse()?;
-        if backend.is_available() {
-            Ok(backend)
-        } else {
-            Err(BackendError::Unavailable(backend))
-        }
-    }
-}
-
-impl Backend {
     /// Runs `job` with [`best`](Self::best), raised as [`run`](Self::run) raises it, and
     /// compiles the job only for the backends `best` can choose (`pext` and `fancy`, at their
     /// levels), where `Backend::best().run(job)` compiles it once per backend and level: the
@@ -296,9 +272,33 @@ impl Backend {
     /// assert_eq!(Backend::run_best(Perft(3)), 8_902);
     /// ```
     pub fn run_best<J: SliderJob>(job: J) -> J::Output {
+        // The two backends `detect_best` chooses between (a test checks that this runs the
+        // one `best().run` would).
         match Pext::new().filter(|_| Self::best() == Backend::Pext) {
             Some(pext) => pext.run_raised(job),
             None => FancyMagic.run_raised(job),
+        }
+    }
+
+    /// The backend called `name`, or [`best`](Self::best) when no name is given: the override
+    /// for benchmarks and command lines. A name this CPU cannot run is an error, not a fault.
+    ///
+    /// ```
+    /// use bitforge::slider::{Backend, BackendError};
+    ///
+    /// assert_eq!(Backend::choose(Some("fancy")), Ok(Backend::FancyMagic));
+    /// assert_eq!(Backend::choose(None), Ok(Backend::best()));
+    /// assert_eq!(Backend::choose(Some("magic")), Err(BackendError::Unknown));
+    /// ```
+    pub fn choose(name: Option<&str>) -> Result<Backend, BackendError> {
+        let Some(name) = name else {
+            return Ok(Self::best());
+        };
+        let backend: Backend = name.parse()?;
+        if backend.is_available() {
+            Ok(backend)
+        } else {
+            Err(BackendError::Unavailable(backend))
         }
     }
 }
