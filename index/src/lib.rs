@@ -31,8 +31,8 @@
 //! use bitforge_index::{MagicSet, SliderKind, verify};
 //!
 //! let mut text = String::from("bitforge-magics 1\nscheme fixed\n");
-//! // A fixed-shift set with 12 (rook) and 9 (bishop) bits needs real magics: take them from a
-//! // file such as results/magics/*.magics. A set with a wrong magic is refused, naming it:
+//! // A fixed-shift set whose magics are all 1 is well-formed but wrong: verification refuses
+//! // it, naming the first square whose occupancies collide.
 //! for kind in SliderKind::ALL {
 //!     for square in 0..64 {
 //!         let name = bitforge_index::geometry::square_name(square);

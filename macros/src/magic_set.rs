@@ -50,14 +50,22 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
     } = input.header;
     let tracked = Literal::string(&path.to_string_lossy());
     let scheme = set.scheme.name();
-    // The one index formula (`bitforge_index`), called by the lookups as magic-search and
-    // `verify` computed it: the generated code names the crate, so the invoking crate depends
-    // on `bitforge-index` (the core does).
-    let key = match set.scheme {
-        Scheme::Fancy | Scheme::Fixed => quote!(::bitforge_index::fancy_key),
-        Scheme::Black => quote!(::bitforge_index::black_key),
+    // The lookups call the one index formula, `Scheme::key` and `magic_index` of
+    // `bitforge_index`, as `verify` computed it: the generated code names the crate, so the
+    // invoking crate depends on `bitforge-index` (the core does). The match only names the
+    // variant; which key each scheme multiplies is written in `Scheme::key`.
+    let variant = match set.scheme {
+        Scheme::Fancy => quote!(Fancy),
+        Scheme::Fixed => quote!(Fixed),
+        Scheme::Black => quote!(Black),
     };
-    let index = |mask: TokenStream, magic: TokenStream, shift: TokenStream| quote!(::bitforge_index::magic_index(#key(occupancy, #mask), #magic, #shift));
+    let index = |mask: TokenStream, magic: TokenStream, shift: TokenStream| {
+        quote!(::bitforge_index::magic_index(
+            ::bitforge_index::Scheme::#variant.key(occupancy, #mask),
+            #magic,
+            #shift
+        ))
+    };
     let entry_index = index(quote!(self.mask), quote!(self.magic), quote!(self.shift));
     let fields_index = index(
         quote!(self.masks[square]),

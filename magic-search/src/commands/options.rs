@@ -20,8 +20,8 @@ pub(crate) fn budget_of(attempts: Option<u64>, time: Option<Duration>, default: 
     }
 }
 
-/// A duration such as `500ms`, `2s`, `2` (seconds) or `1.5m`, for `--time-budget` and
-/// `--checkpoint-every`.
+/// A duration for `--time-budget` and `--checkpoint-every`: a number followed by `ms`, `s`
+/// (or nothing: seconds) or `m`.
 pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     let split = text
         .find(|c: char| !c.is_ascii_digit() && c != '.')
