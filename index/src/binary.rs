@@ -4,21 +4,24 @@
 //! | bytes | field |
 //! | --- | --- |
 //! | 0..8 | `b"BFMAGIC\0"` |
-//! | 8..12 | format version, `u32` (2) |
+//! | 8..12 | format version, `u32` (3) |
 //! | 12..16 | scheme, `u32`: 0 fancy, 1 fixed, 2 black |
-//! | 16..20 | header length in bytes, `u32` (32: where the entries start) |
+//! | 16..20 | header length in bytes, `u32` (64: where the entries start) |
 //! | 20..24 | number of entries, `u32` (128: rook a1..h8, then bishop a1..h8) |
 //! | 24..32 | number of attack sets in the table, `u64` |
-//! | 32..5152 | 128 entries of 40 bytes: mask `u64`, magic `u64`, offset `i64`, post mask `u64`, shift `u32` (64 - bits), bits `u32` |
-//! | 5152.. | the attack table, one `u64` per slot (unused slots 0) |
+//! | 32..64 | zero |
+//! | 64..5184 | 128 entries of 40 bytes: mask `u64`, magic `u64`, offset `i64`, post mask `u64`, shift `u32` (64 - bits), bits `u32` |
+//! | 5184.. | the attack table, one `u64` per slot (unused slots 0) |
 //!
 //! `slot = offset + ((key * magic) >> shift)`, `key = occupancy & mask` (fancy, fixed) or
 //! `occupancy | !mask` (black), and the attacks are `table[slot] & post_mask`. The post mask is
 //! all ones (`0xffff_ffff_ffff_ffff`) unless the set is post-masked (a combined table), where
-//! it is the square's empty-board attacks. The file is exactly `5152 + 8 * attack sets` bytes
-//! long.
+//! it is the square's empty-board attacks. The file is exactly `5184 + 8 * attack sets` bytes
+//! long, and the table starts on a multiple of 64 bytes: a file mapped or read into memory
+//! aligned for a cache line has its table aligned so too.
 //!
-//! Version 1 (still read) had 32-byte entries without the post mask: its table starts at 4128.
+//! Older versions still read: version 2 had a 32-byte header (its table starts at 5152),
+//! version 1 also had 32-byte entries without the post mask (its table starts at 4128).
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -34,11 +37,17 @@ use crate::verify::{AttackTable, MAX_TABLE_ENTRIES, verify};
 /// The first eight bytes of every binary export.
 pub const BINARY_MAGIC: [u8; 8] = *b"BFMAGIC\0";
 
-/// The version this library writes; it reads this one and version 1.
-pub const BINARY_VERSION: u32 = 2;
+/// The version this library writes; it reads this one and versions 1 and 2.
+pub const BINARY_VERSION: u32 = 3;
 
-/// Bytes before the entries.
-const HEADER_BYTES: usize = 32;
+/// Bytes of the header's fields; the rest of the header is zero.
+const HEADER_FIELDS: usize = 32;
+
+/// Bytes before the entries in a file of `version`: version 3 pads the header so that the
+/// table starts on a multiple of 64 bytes.
+const fn header_bytes(version: u32) -> usize {
+    if version >= 3 { 64 } else { HEADER_FIELDS }
+}
 
 /// Entries in a set.
 const ENTRIES: usize = 128;
@@ -50,7 +59,7 @@ const fn entry_bytes(version: u32) -> usize {
 
 /// Where the attack table starts in a file of `version`.
 const fn table_start(version: u32) -> usize {
-    HEADER_BYTES + ENTRIES * entry_bytes(version)
+    header_bytes(version) + ENTRIES * entry_bytes(version)
 }
 
 /// Why a binary file was refused: it is not a well-formed export (`Malformed`: another file,
@@ -89,9 +98,10 @@ pub fn to_binary(set: &MagicSet, table: &AttackTable) -> Vec<u8> {
     out.extend_from_slice(&BINARY_MAGIC);
     out.extend_from_slice(&BINARY_VERSION.to_le_bytes());
     out.extend_from_slice(&scheme_code(set.scheme).to_le_bytes());
-    out.extend_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
+    out.extend_from_slice(&(header_bytes(BINARY_VERSION) as u32).to_le_bytes());
     out.extend_from_slice(&(ENTRIES as u32).to_le_bytes());
     out.extend_from_slice(&(table.entries() as u64).to_le_bytes());
+    out.resize(header_bytes(BINARY_VERSION), 0);
     for kind in SliderKind::ALL {
         for (square, entry) in (0..64u8).zip(set.entries(kind)) {
             out.extend_from_slice(&relevant_mask(kind, square).to_le_bytes());
@@ -128,7 +138,7 @@ impl Fields<'_> {
 pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError> {
     let fail = |message: String| Err(BinaryError::Malformed(message));
     let invalid = |message: String| Err(BinaryError::Invalid(message));
-    if bytes.len() < HEADER_BYTES || bytes[..8] != BINARY_MAGIC {
+    if bytes.len() < HEADER_FIELDS || bytes[..8] != BINARY_MAGIC {
         return fail("not a bitforge binary magic set (it does not start with BFMAGIC)".into());
     }
     let fields = Fields(bytes);
@@ -145,10 +155,11 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
         ));
     };
     let (header, entries) = (fields.u32(16), fields.u32(20));
-    if header as usize != HEADER_BYTES || entries as usize != ENTRIES {
+    let header_bytes = header_bytes(version);
+    if header as usize != header_bytes || entries as usize != ENTRIES {
         return fail(format!(
             "a header of {header} bytes with {entries} entries: version {version} has \
-             {HEADER_BYTES} and {ENTRIES}"
+             {header_bytes} and {ENTRIES}"
         ));
     }
     let table_entries = fields.u64(24);
@@ -166,17 +177,25 @@ pub fn from_binary(bytes: &[u8]) -> Result<(MagicSet, AttackTable), BinaryError>
             bytes.len()
         ));
     }
+    if bytes[HEADER_FIELDS..header_bytes]
+        .iter()
+        .any(|&byte| byte != 0)
+    {
+        return fail(format!(
+            "the header's bytes {HEADER_FIELDS}..{header_bytes} are not zero"
+        ));
+    }
     let entry_bytes = entry_bytes(version);
     // Rook a1's post mask says whether the set is post-masked; every other entry must agree.
     let mut set = MagicSet {
         scheme,
         rook: [Entry::default(); 64],
         bishop: [Entry::default(); 64],
-        post_masked: version > 1 && fields.u64(HEADER_BYTES + 24) != u64::MAX,
+        post_masked: version > 1 && fields.u64(header_bytes + 24) != u64::MAX,
     };
     for (number, kind) in SliderKind::ALL.into_iter().enumerate() {
         for square in 0..64u8 {
-            let at = HEADER_BYTES + (number * 64 + usize::from(square)) * entry_bytes;
+            let at = header_bytes + (number * 64 + usize::from(square)) * entry_bytes;
             let name = || format!("{kind} {}", square_name(square));
             let (mask, magic) = (fields.u64(at), fields.u64(at + 8));
             let offset = fields.u64(at + 16) as i64;
@@ -250,30 +269,46 @@ mod tests {
     fn a_set_round_trips_through_its_bytes() {
         let (set, table) = fancy();
         let bytes = to_binary(&set, &table);
-        assert_eq!(bytes.len(), table_start(2) + 8 * 107_648);
+        assert_eq!(bytes.len(), 5184 + 8 * 107_648);
+        assert_eq!(table_start(BINARY_VERSION) % 64, 0);
         assert_eq!(&bytes[..8], b"BFMAGIC\0");
         assert_eq!(from_binary(&bytes), Ok((set.clone(), table.clone())));
 
-        // A post-masked set keeps its masks; a version-1 file (no post masks) still reads.
+        // A post-masked set keeps its masks; version-2 files (a shorter header) and version-1
+        // files (no post masks either) still read.
         let masked = MagicSet {
             post_masked: true,
             ..set.clone()
         };
         let masked_table = verify(&masked).unwrap();
         let masked_bytes = to_binary(&masked, &masked_table);
-        assert_eq!(from_binary(&masked_bytes), Ok((masked, masked_table)));
-        assert_eq!(from_binary(&version_1(&bytes)), Ok((set, table)));
+        assert_eq!(
+            from_binary(&masked_bytes),
+            Ok((masked.clone(), masked_table.clone()))
+        );
+        assert_eq!(
+            from_binary(&older(&masked_bytes, 2)),
+            Ok((masked, masked_table))
+        );
+        assert_eq!(from_binary(&older(&bytes, 1)), Ok((set, table)));
     }
 
-    /// A version-2 file rewritten as version 1: the post masks dropped.
-    fn version_1(bytes: &[u8]) -> Vec<u8> {
-        let mut old = bytes[..HEADER_BYTES].to_vec();
-        old[8..12].copy_from_slice(&1u32.to_le_bytes());
-        for entry in bytes[HEADER_BYTES..table_start(2)].chunks_exact(entry_bytes(2)) {
-            old.extend_from_slice(&entry[..24]);
-            old.extend_from_slice(&entry[32..]);
+    /// A current file rewritten as `version` 1 or 2: the header's padding dropped, and for
+    /// version 1 the post masks.
+    fn older(bytes: &[u8], version: u32) -> Vec<u8> {
+        let mut old = bytes[..HEADER_FIELDS].to_vec();
+        old[8..12].copy_from_slice(&version.to_le_bytes());
+        old[16..20].copy_from_slice(&(HEADER_FIELDS as u32).to_le_bytes());
+        let current = BINARY_VERSION;
+        for entry in bytes[header_bytes(current)..table_start(current)].chunks_exact(40) {
+            if version == 1 {
+                old.extend_from_slice(&entry[..24]);
+                old.extend_from_slice(&entry[32..]);
+            } else {
+                old.extend_from_slice(entry);
+            }
         }
-        old.extend_from_slice(&bytes[table_start(2)..]);
+        old.extend_from_slice(&bytes[table_start(current)..]);
         old
     }
 
@@ -286,24 +321,27 @@ mod tests {
             bytes[at..at + patch.len()].copy_from_slice(patch);
             bytes
         };
-        let cases: [(Vec<u8>, &str); 10] = [
+        let entries = header_bytes(BINARY_VERSION);
+        let cases: [(Vec<u8>, &str); 12] = [
             (b"not a set".to_vec(), "does not start with BFMAGIC"),
-            (with(8, &3u32.to_le_bytes()), "format version 3"),
+            (with(8, &4u32.to_le_bytes()), "format version 4"),
+            (with(16, &32u32.to_le_bytes()), "a header of 32 bytes"),
+            (with(40, &[1]), "bytes 32..64 are not zero"),
             (with(12, &7u32.to_le_bytes()), "unknown scheme code 7"),
             (with(20, &64u32.to_le_bytes()), "with 64 entries"),
             (with(24, &u64::MAX.to_le_bytes()), "past the limit"),
             (good[..good.len() - 8].to_vec(), "bytes, but the header"),
-            (with(HEADER_BYTES, &1u64.to_le_bytes()), "rook a1: the mask"),
+            (with(entries, &1u64.to_le_bytes()), "rook a1: the mask"),
             (
-                with(HEADER_BYTES + 32, &50u32.to_le_bytes()),
+                with(entries + 32, &50u32.to_le_bytes()),
                 "rook a1: 12 bits with shift 50",
             ),
             (
-                with(HEADER_BYTES + 40 + 24, &1u64.to_le_bytes()),
+                with(entries + 40 + 24, &1u64.to_le_bytes()),
                 "rook b1: post mask 0x0000000000000001 disagrees with rook a1's",
             ),
             (
-                with(table_start(2) + 8, &1u64.to_le_bytes()),
+                with(table_start(BINARY_VERSION) + 8, &1u64.to_le_bytes()),
                 "attack table slot 1",
             ),
         ];
@@ -312,7 +350,7 @@ mod tests {
             assert!(error.contains(expected), "{expected}: {error}");
         }
         // A magic changed: the verification names the collision.
-        let collided = with(HEADER_BYTES + 8, &1u64.to_le_bytes());
+        let collided = with(entries + 8, &1u64.to_le_bytes());
         assert!(
             from_binary(&collided)
                 .unwrap_err()

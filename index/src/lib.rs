@@ -58,6 +58,8 @@ mod formula;
 pub mod geometry;
 #[cfg(feature = "alloc")]
 mod magic_set;
+#[cfg(feature = "alloc")]
+mod pext_tables;
 mod scheme;
 mod slider_kind;
 mod subsets;
@@ -69,6 +71,8 @@ pub use binary::{BINARY_MAGIC, BINARY_VERSION, BinaryError, from_binary, to_bina
 pub use formula::{black_key, fancy_key, magic_index, pdep, pext};
 #[cfg(feature = "alloc")]
 pub use magic_set::{Entry, HEADER, MAX_BITS, MagicSet, ParseError};
+#[cfg(feature = "alloc")]
+pub use pext_tables::{PextEntry, PextTables};
 pub use scheme::Scheme;
 #[cfg(feature = "alloc")]
 pub use scheme::{Syntax, UnknownScheme};

@@ -1,8 +1,6 @@
 //! `pext_tables!`: dense tables indexed by parallel bit extraction (BMI2 `PEXT`).
 
-use bitforge_index::geometry::{ray_attacks, relevant_mask};
-use bitforge_index::pext;
-use bitforge_index::{SliderKind, Subsets};
+use bitforge_index::{PextEntry, PextTables};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::Token;
@@ -25,59 +23,21 @@ impl Parse for PextInput {
     }
 }
 
-/// The layout shared by both tables: rook a1 .. h8, then bishop a1 .. h8, each square's slice
-/// `2^popcount(mask)` long.
-struct Layout {
-    /// (mask, empty-board attacks, offset) per piece and square.
-    entries: Vec<(u64, u64, usize)>,
-    /// Attack sets by slot.
-    attacks: Vec<u64>,
-    /// The same sets reduced to their rays' bits: `pext(attacks, rays)`.
-    compressed: Vec<u16>,
-}
-
-fn layout() -> Layout {
-    let mut entries = Vec::with_capacity(128);
-    let mut attacks = Vec::new();
-    let mut compressed = Vec::new();
-    for kind in SliderKind::ALL {
-        for square in 0..64 {
-            let mask = relevant_mask(kind, square);
-            let rays = ray_attacks(kind, square, 0);
-            let offset = attacks.len();
-            attacks.resize(offset + (1usize << mask.count_ones()), 0);
-            compressed.resize(attacks.len(), 0);
-            for occupancy in Subsets::new(mask) {
-                let slot = offset + pext(occupancy, mask) as usize;
-                attacks[slot] = ray_attacks(kind, square, occupancy);
-                compressed[slot] = u16::try_from(pext(attacks[slot], rays))
-                    .expect("a slider attacks at most 14 squares");
-            }
-            entries.push((mask, rays, offset));
-        }
-    }
-    Layout {
-        entries,
-        attacks,
-        compressed,
-    }
-}
-
 pub(crate) fn expand(input: PextInput) -> TokenStream {
     let PextInput(ModuleHeader {
         attrs,
         visibility,
         name,
     }) = input;
-    let Layout {
+    let PextTables {
         entries,
         attacks,
         compressed,
-    } = layout();
-    let literal = |&(mask, rays, offset): &(u64, u64, usize)| {
-        let mask = Literal::u64_suffixed(mask);
-        let rays = Literal::u64_suffixed(rays);
-        let offset = Literal::usize_suffixed(offset);
+    } = PextTables::build();
+    let literal = |entry: &PextEntry| {
+        let mask = Literal::u64_suffixed(entry.mask);
+        let rays = Literal::u64_suffixed(entry.rays);
+        let offset = Literal::usize_suffixed(entry.offset);
         quote!(Entry { mask: #mask, rays: #rays, offset: #offset })
     };
     let rook = entries[..64].iter().map(literal);
@@ -117,17 +77,5 @@ pub(crate) fn expand(input: PextInput) -> TokenStream {
             /// `pdep(entry, rays)` gives the set back.
             pub static COMPRESSED: [u16; ENTRIES] = #compressed;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_layout_is_dense_and_107_648_long() {
-        let layout = layout();
-        assert_eq!(layout.attacks.len(), 107_648);
-        assert_eq!(layout.entries[64].2, 102_400);
     }
 }

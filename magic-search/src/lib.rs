@@ -30,7 +30,7 @@ pub use engine::{
     SearchStats, SquareProgress, SquareResult, Stage, TunedSquare, find_square,
     tune_stream_offsets,
 };
-pub use export::{Format, export};
+pub use export::{ExportOptions, Format, Prefix, export, export_pext};
 pub use hunt::{HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
 pub use pack::{
     ChooseError, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed, index_spans, pack,

@@ -182,15 +182,18 @@ fn byte_edit() -> impl Strategy<Value = ByteEdit> {
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(at, b)| ByteEdit::Byte(at, b)),
         // Mostly the header and the entries, where the sizes and formulas are.
-        (0usize..5152, any::<u64>()).prop_map(|(at, w)| ByteEdit::Word(at, w)),
+        (0usize..5184, any::<u64>()).prop_map(|(at, w)| ByteEdit::Word(at, w)),
         (
-            0usize..5152,
+            0usize..5184,
             prop::sample::select(vec![
                 0u64,
                 1,
                 2,
+                3,
+                32,
+                64,
                 128,
-                5152,
+                5184,
                 1 << 21,
                 (1 << 21) + 1,
                 u64::MAX

@@ -60,6 +60,14 @@ fn json_round_trips() {
     }
 }
 
+/// One of the sets the core embeds.
+pub(crate) fn embedded_set(file: &str) -> MagicSet {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/magics")
+        .join(file);
+    MagicSet::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// Sums attacks over a fixed pseudo-random walk of squares and occupancies; the programs
 /// built from the exports walk the same way (`CHECKSUM_LOOP`).
 fn reference_checksum() -> u64 {
@@ -113,11 +121,21 @@ fn c_header_compiles_with_warnings_as_errors_and_matches() {
 
 fn c_header_matches(scheme: &str, post_mask: bool) {
     let (_, _, header) = exported(scheme, "c", post_mask);
-    assert_eq!(header.contains("post_mask"), post_mask);
+    assert!(header.contains(&format!(
+        "#define BITFORGE_POST_MASKED {}",
+        u8::from(post_mask)
+    )));
     let program = format!(
-        "#include <stdio.h>\n#include \"magics.h\"\nint main(void) {{\n  uint64_t state = 0x9E3779B97F4A7C15ULL, sum = 0;\n  for (int i = 0; i < 100000; i++) {{\n    {CHECKSUM_LOOP}\n    unsigned kind = state & 1, square = (state >> 1) & 63;\n    uint64_t attacks = kind ? bitforge_bishop_attacks(square, state) : bitforge_rook_attacks(square, state);\n    sum = sum * 31 + attacks;\n  }}\n  printf(\"%llu\\n\", (unsigned long long)sum);\n  return 0;\n}}\n"
+        "#include <stdio.h>\n#define BITFORGE_IMPLEMENTATION\n#include \"magics.h\"\nint main(void) {{\n  uint64_t state = 0x9E3779B97F4A7C15ULL, sum = 0;\n  for (int i = 0; i < 100000; i++) {{\n    {CHECKSUM_LOOP}\n    unsigned kind = state & 1, square = (state >> 1) & 63;\n    uint64_t attacks = kind ? bitforge_bishop_attacks(square, state) : bitforge_rook_attacks(square, state);\n    sum = sum * 31 + attacks;\n  }}\n  printf(\"%llu\\n\", (unsigned long long)sum);\n  return 0;\n}}\n"
     );
-    let flags = ["-std=c99", "-O1", "-Wall", "-Werror"];
+    let flags = [
+        "-std=c99",
+        "-pedantic",
+        "-O1",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+    ];
     build_and_check(
         &format!("export_c_build_{scheme}_{post_mask}"),
         ("magics.h", header),
@@ -125,6 +143,125 @@ fn c_header_matches(scheme: &str, post_mask: bool) {
         "gcc",
         &flags,
     );
+}
+
+/// The struct and lookups' text of a header, the prefix and the set's own lines left out.
+fn c_interface(header: &str) -> Vec<&str> {
+    let start = header.find("typedef struct").unwrap();
+    let end = header.find("/* The attacks of a slider").unwrap();
+    header[start..end].lines().collect()
+}
+
+#[test]
+fn c_headers_share_one_entry_struct_and_name_their_scheme() {
+    let header = |file: &str| {
+        let set = embedded_set(file);
+        let options = magic_search::ExportOptions {
+            provenance: vec![],
+            prefix: "mine".parse().unwrap(),
+        };
+        let table = verify(&set).unwrap();
+        String::from_utf8(magic_search::export(
+            &set,
+            &table,
+            magic_search::Format::C,
+            &options,
+        ))
+        .unwrap()
+    };
+    let plain = header("black-packed.magics");
+    let combined = header("fancy-combined.magics");
+    // One struct, post mask included, whatever the set; the macros say what differs.
+    assert_eq!(c_interface(&plain), c_interface(&combined));
+    assert!(plain.contains("    uint64_t post_mask;"));
+    for (text, scheme, post_masked, rook_bits) in
+        [(&plain, "BLACK", 0, "12"), (&combined, "FANCY", 1, "0")]
+    {
+        assert!(text.contains(&format!("#define MINE_SCHEME MINE_SCHEME_{scheme}\n")));
+        assert!(text.contains(&format!("#define MINE_POST_MASKED {post_masked}\n")));
+        assert!(text.contains(&format!("#define MINE_ROOK_BITS {rook_bits}\n")));
+        assert!(text.contains("#ifndef MINE_H\n"));
+        assert!(
+            !text.contains("bitforge_"),
+            "every identifier carries the prefix"
+        );
+    }
+    // The table is aligned and the plain set's entries hold all-ones post masks.
+    assert!(plain.contains("MINE_ALIGNED(64) const uint64_t mine_slider_attacks"));
+    assert!(plain.contains("0xffffffffffffffffULL, "));
+}
+
+#[test]
+fn an_export_names_the_file_not_its_path() {
+    let dir = scratch("export_provenance");
+    let nested = dir.join("somewhere").join("deeper");
+    std::fs::create_dir_all(&nested).unwrap();
+    let set = nested.join("mine.magics");
+    std::fs::write(&set, good_set_text()).unwrap();
+    for format in ["c", "rust", "json"] {
+        let output = magic_search(&["export", path_str(&set), "--format", format]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(text.contains("from mine.magics"), "{format}");
+        assert!(!text.contains("somewhere"), "{format}: {}", &text[..200]);
+    }
+}
+
+#[test]
+fn prefixes_are_for_c_and_the_pext_tables_for_c_and_json() {
+    let set = scratch("export_refusals").join("set.magics");
+    std::fs::write(&set, good_set_text()).unwrap();
+    let file = path_str(&set);
+    let refused: [(&[&str], &str); 5] = [
+        (
+            &[file, "--format", "rust", "--prefix", "mine"],
+            "no global names",
+        ),
+        (
+            &[file, "--format", "c", "--prefix", "Mine"],
+            "is not a prefix",
+        ),
+        (
+            &[file, "--format", "c", "--prefix", "9lives"],
+            "is not a prefix",
+        ),
+        (&["--pext", "--format", "rust"], "pext_tables!"),
+        (&["--pext", "--format", "bin"], "magic sets only"),
+    ];
+    for (args, expected) in refused {
+        let output = magic_search(&[&["export"], args].concat());
+        assert_fails(&output, 2, expected, &args.join(" "));
+    }
+    let both = magic_search(&["export", file, "--pext", "--format", "c"]);
+    assert_fails(&both, 2, "cannot be used with", "a file and --pext");
+}
+
+#[test]
+fn pext_json_matches_the_shared_tables() {
+    let output = magic_search(&["export", "--pext", "--format", "json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
+    let tables = bitforge_index::PextTables::build();
+    assert_eq!(json["format"], "bitforge-pext");
+    let compressed: Vec<u64> = json["compressed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|value| value.as_u64().unwrap())
+        .collect();
+    assert_eq!(compressed.len(), tables.compressed.len());
+    assert!(
+        compressed
+            .iter()
+            .zip(&tables.compressed)
+            .all(|(&a, &b)| a == u64::from(b))
+    );
+    let attacks = json["attacks"].as_array().unwrap();
+    assert_eq!(
+        attacks[12_345].as_str().unwrap(),
+        format!("{:#018x}", tables.attacks[12_345])
+    );
+    assert_eq!(json["bishop"][0]["offset"], 102_400);
 }
 
 #[test]
@@ -136,7 +273,7 @@ fn rust_module_compiles_and_matches() {
 
 fn rust_module_matches(post_mask: bool) {
     let (_, _, module) = exported("black", "rust", post_mask);
-    assert_eq!(module.contains("post_mask"), post_mask);
+    assert!(module.contains(&format!("pub const POST_MASKED: bool = {post_mask};")));
     let program = format!(
         "mod magics;\nfn main() {{\n  let mut state = 0x9E37_79B9_7F4A_7C15u64;\n  let mut sum = 0u64;\n  for _ in 0..100_000 {{\n    {CHECKSUM_LOOP}\n    let square = ((state >> 1) & 63) as usize;\n    let attacks = if state & 1 == 1 {{ magics::bishop_attacks(square, state) }} else {{ magics::rook_attacks(square, state) }};\n    sum = sum.wrapping_mul(31).wrapping_add(attacks);\n  }}\n  println!(\"{{sum}}\");\n}}\n"
     );

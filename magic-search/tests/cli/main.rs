@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 
 use magic_search::{SearchConfig, find_set};
 
+mod c_engine;
 mod exports;
 mod files;
 mod hostile;
