@@ -31,7 +31,7 @@ pub use engine::{
     tune_stream_offsets,
 };
 pub use export::{ExportOptions, Format, Prefix, export, export_pext};
-pub use hunt::{HuntReport, MagicCheck, Target, TargetError, check_magic, hunt};
+pub use hunt::{HuntReport, HuntStatus, MagicCheck, Target, TargetError, check_magic, hunt};
 pub use pack::{
     ChooseError, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed, index_spans, pack,
     pack_choosing,

@@ -40,6 +40,7 @@ enum Command {
     Check(commands::check::CheckArgs),
     Hunt(commands::hunt::HuntArgs),
     Merge(commands::merge::MergeArgs),
+    Status(commands::status::StatusArgs),
 }
 
 /// A failure that ends the program: the message, and the exit code (1 for a set that does not
@@ -91,6 +92,7 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => commands::check::run(&args),
         Some(Command::Hunt(args)) => commands::hunt::run(&args),
         Some(Command::Merge(args)) => commands::merge::run(&args),
+        Some(Command::Status(args)) => commands::status::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,4 +10,5 @@ pub(crate) mod pack;
 pub(crate) mod reduce;
 pub(crate) mod resumable;
 pub(crate) mod square;
+pub(crate) mod status;
 pub(crate) mod verify;

@@ -7,12 +7,16 @@
 //! [`Target::period`] (Niklas Fiekas, "Disproving the existence of some magics", 2017).
 
 mod state_file;
+mod status;
+
+pub use status::HuntStatus;
 
 use core::fmt;
 use core::ops::Range;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
 use crate::engine::{Found, Tester};
 use bitforge_index::Scheme;
@@ -242,6 +246,9 @@ pub struct HuntReport {
     /// The one with the fewest slots from its lowest index to its highest (the smallest magic
     /// among equals).
     pub best: Option<Found>,
+    /// Milliseconds spent hunting the covered part, over every run that resumed it (0 in files
+    /// written before this was kept): what a status view turns into a rate.
+    pub elapsed_ms: u64,
 }
 
 impl HuntReport {
@@ -258,6 +265,7 @@ impl HuntReport {
             found_count: 0,
             found: Vec::new(),
             best: None,
+            elapsed_ms: 0,
         }
     }
 
@@ -325,6 +333,11 @@ pub fn hunt(
     stop: &AtomicBool,
 ) -> HuntReport {
     let target = report.target;
+    let (earlier_ms, started) = (report.elapsed_ms, Instant::now());
+    let elapsed_ms = || {
+        let now = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        earlier_ms.saturating_add(now)
+    };
     let bound = target
         .lower_bound()
         .clamp(report.done, report.range.end.max(report.done));
@@ -394,6 +407,7 @@ pub fn hunt(
                 grew = true;
             }
             if grew {
+                ledger.report.elapsed_ms = elapsed_ms();
                 checkpoint(&ledger.report);
             }
         }
@@ -404,10 +418,12 @@ pub fn hunt(
         }
         worker();
     });
-    ledger
+    let mut report = ledger
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .report
+        .report;
+    report.elapsed_ms = elapsed_ms();
+    report
 }
 
 #[cfg(test)]

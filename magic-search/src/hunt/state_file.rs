@@ -8,6 +8,7 @@
 //! done 0x80000000
 //! below-bound 0x8000000
 //! found-count 0
+//! elapsed-ms 2215             (time spent hunting, over every resumed run; optional)
 //! best 0x4f68bcb9 0 29        (the magic with the fewest slots, if any)
 //! found 0x208800 0 31         (any number of lines, in increasing order)
 //! ```
@@ -61,6 +62,7 @@ impl HuntReport {
         lines.push(format!("done {}", hex(self.done)));
         lines.push(format!("below-bound {}", hex(self.below_bound)));
         lines.push(format!("found-count {}", self.found_count));
+        lines.push(format!("elapsed-ms {}", self.elapsed_ms));
         if let Some(best) = &self.best {
             lines.push(format!("best {}", found_text(best)));
         }
@@ -113,6 +115,7 @@ impl HuntReport {
             // Adjacent parts of one period, each counting at most the candidates it tested
             // (checked when read): the sums stay below the period, which both types hold.
             merged.below_bound += part.below_bound;
+            merged.elapsed_ms = merged.elapsed_ms.saturating_add(part.elapsed_ms);
             merged.record(&part.found, part.found_count, part.best, keep);
         }
         Ok(merged)
@@ -127,6 +130,7 @@ struct Fields {
     done: Option<u128>,
     below_bound: Option<u128>,
     found_count: Option<u64>,
+    elapsed_ms: Option<u64>,
     best: Option<Found>,
     found: Vec<Found>,
 }
@@ -158,6 +162,12 @@ impl Fields {
                 let n = n.parse().map_err(|_| format!("'{n}' is not a count"))?;
                 set_once(&mut self.found_count, n, "found-count")
             }
+            ["elapsed-ms", n] => {
+                let n = n
+                    .parse()
+                    .map_err(|_| format!("'{n}' is not a number of milliseconds"))?;
+                set_once(&mut self.elapsed_ms, n, "elapsed-ms")
+            }
             ["best", rest @ ..] => set_once(&mut self.best, found(rest)?, "best"),
             ["found", rest @ ..] => {
                 if self.found.len() >= MAX_FOUND_LINES {
@@ -168,7 +178,7 @@ impl Fields {
             }
             [key, ..] => Err(format!(
                 "unknown or malformed line '{key} ...' (expected target, range, done, \
-                 below-bound, found-count, best or found)"
+                 below-bound, found-count, elapsed-ms, best or found)"
             )),
             [] => Ok(()),
         }
@@ -240,6 +250,7 @@ impl Fields {
             found_count,
             found: self.found,
             best: self.best,
+            elapsed_ms: self.elapsed_ms.unwrap_or(0),
         })
     }
 }
@@ -261,6 +272,7 @@ mod tests {
         };
         report.found = vec![found(0x20_8800, 31), found(0x20_8801, 31)];
         report.best = Some(found(0x20_8800, 31));
+        report.elapsed_ms = 1234;
         report
     }
 

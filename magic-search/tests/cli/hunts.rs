@@ -206,6 +206,43 @@ fn chunks_hunted_by_separate_processes_merge_into_the_whole_result() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("found: "), "{}", stdout(&output));
 
+    // The status of the chunks: whole, and with the middle one missing.
+    let status = |files: &[&PathBuf]| {
+        let mut args = vec!["status"];
+        args.extend(files.iter().map(|f| path_str(f)));
+        let output = magic_search(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let all = status(&files.iter().collect::<Vec<_>>());
+    assert!(
+        all.contains("bishop d8, 5 bits, fancy: 3 files, 3 complete"),
+        "{all}"
+    );
+    assert!(
+        all.contains("the files hold the whole period without a gap"),
+        "{all}"
+    );
+    assert!(
+        all.contains("million candidates per second per process"),
+        "{all}"
+    );
+    let merged_count = hunt_state(&merged_file).found_count;
+    assert!(
+        all.contains(&format!("found: {merged_count} magics")),
+        "{all}"
+    );
+    let two = status(&[&files[0], &files[2]]);
+    assert!(two.contains("2 files, 2 complete"), "{two}");
+    let gap = &hunt_state(&files[1]).range;
+    assert!(
+        two.contains(&format!(
+            "gaps: in no file: {:#x}..{:#x}",
+            gap.start, gap.end
+        )),
+        "{two}"
+    );
+
     let whole_file = dir.join("whole.hunt");
     let mut single = hunt.to_vec();
     single.extend(["--checkpoint", path_str(&whole_file)]);
