@@ -1,0 +1,58 @@
+//! Every kept set under `results/magics/` verifies (every occupancy of every square against
+//! the reference walker) and has the table size its page lists: a record stands only while
+//! its set verifies.
+
+use std::path::Path;
+
+use bitforge_index::{MagicSet, verify};
+
+fn with_thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[test]
+fn every_kept_set_verifies_with_the_size_its_page_lists() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/magics");
+    let page = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|ext| ext != "magics") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let set = MagicSet::parse(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
+        let table = verify(&set).unwrap_or_else(|error| panic!("{name}: {error}"));
+        let row = page
+            .lines()
+            .find(|line| line.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("{name} is not listed in results/magics/README.md"));
+        let size = format!(" | {} | ", with_thousands(table.entries()));
+        assert!(
+            row.contains(&size),
+            "{name}: {} entries, listed as {row}",
+            table.entries()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "the kept sets were found");
+    // The records the page names.
+    for (record, name) in [
+        (87_506, "black-filled-annealed.magics"),
+        (95_424, "fancy-reduced-neighbours.magics"),
+        (57_337, "fancy-reduced-neighbours-combined-annealed.magics"),
+    ] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let entries = verify(&MagicSet::parse(&text).unwrap()).unwrap().entries();
+        assert_eq!(entries, record, "{name}");
+    }
+}
