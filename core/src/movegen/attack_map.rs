@@ -14,7 +14,8 @@ use crate::slider::{Level, Slider};
 /// loop over the pieces, so no loop exit to mispredict. Elsewhere each piece is looked up with
 /// the backend, since the scalar fill in general-purpose registers made perft slower. Both
 /// were decided by interleaved perft runs (results/analysis.md, issue 6, fourth part).
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 pub(crate) fn slider_attack_map<S: Slider>(
     slider: S,
     rooks: Bitboard,

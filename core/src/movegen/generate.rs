@@ -97,7 +97,8 @@ fn pin_rays(king: Square, snipers: Bitboard, occupied: Bitboard, ours: Bitboard)
 }
 
 /// The pins on the king on `king`.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn pins<Us: Side, T>(board: &Board<T>, king: Square) -> Pins {
     let pieces = &board.pieces;
     let occupied = pieces.occupied();
@@ -120,7 +121,8 @@ fn pins<Us: Side, T>(board: &Board<T>, king: Square) -> Pins {
 }
 
 /// Generates every legal move of `board` into `sink`.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 pub(crate) fn generate_legal<S: Slider, K: MoveSink, T>(
     board: &Board<T>,
     rules: &Rules<S>,
@@ -133,7 +135,8 @@ pub(crate) fn generate_legal<S: Slider, K: MoveSink, T>(
 }
 
 /// Generates every legal move of `board`, `Us` to move, into `sink`.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink, T>(
     board: &Board<T>,
     rules: &Rules<S>,
@@ -235,7 +238,8 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink, T>(
 
 /// Moves of the `sliders` pinned on `pins` (rays of the kind they move along): they stay on
 /// those rays, within `allowed`; a queen among them moves as one.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn along_pins<K: MoveSink>(
     sink: &mut K,
     sliders: Bitboard,
@@ -257,7 +261,8 @@ fn along_pins<K: MoveSink>(
 
 /// Pawn pushes, captures, promotions and en passant, set-wise: a pawn pinned along a file may
 /// only push, one pinned along a diagonal may only capture, each staying on its pin's rays.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink, T>(
     board: &Board<T>,
     rules: &Rules<S>,
@@ -314,7 +319,8 @@ fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink, T>(
 /// Castling, king takes own rook: the right, an empty path, and no attacked square on the
 /// king's way (tested without the rook, which may be shielding the destination in Chess960).
 /// `banned`: the squares the enemy attacks, sliders seen through the lifted king.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn generate_castling<Us: Side, S: Slider, K: MoveSink, T>(
     board: &Board<T>,
     rules: &Rules<S>,
@@ -326,7 +332,8 @@ fn generate_castling<Us: Side, S: Slider, K: MoveSink, T>(
     castle::<Us, S, K, T>(board, rules, sink, king, banned, CastlingSide::Queen);
 }
 
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn castle<Us: Side, S: Slider, K: MoveSink, T>(
     board: &Board<T>,
     rules: &Rules<S>,

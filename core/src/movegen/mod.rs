@@ -1,6 +1,11 @@
 //! Legal move generation on a [`Board`] into a sink (a [`MoveList`], a
 //! counter, perft's recursion), generic over the slider backend. It depends on the board layer,
 //! the backends and the tables, never on [`Position`](crate::Position).
+//!
+//! The generator's stages are forced inline into one another in optimized builds (one loop per
+//! backend and level, no calls); at `opt-level = 0` they are only `#[inline]`
+//! (`cfg(bitforge_unoptimized)`, set by the build script), which keeps a debug build of a crate
+//! calling them fast to compile.
 
 mod attack_map;
 mod generate;

@@ -22,7 +22,8 @@ pub(crate) fn perft<S: Slider>(board: &Board, rules: &Rules<S>, depth: u32) -> u
 }
 
 /// The number of legal moves: perft at depth 1.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
     let mut counter = MoveCounter(0);
     generate::<Us, S, _, ()>(board, rules, &mut counter);
@@ -50,7 +51,8 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
 
 /// Plays every legal move of `board` and sums the subtrees `depth` plies deep below them;
 /// `LAST`: `depth` is 1, each child is counted inline.
-#[inline(always)]
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn play_children<Us: Side, S: Slider, const LAST: bool>(
     board: &Board<()>,
     rules: &Rules<S>,

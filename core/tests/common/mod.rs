@@ -41,10 +41,15 @@ pub(crate) enum Compiled {
 /// Runs `check` for every backend in the list, both compiled ways, each in a thread of its own
 /// (the checks are independent and long); a failure names the backend and the way. Under Miri,
 /// the backends that need more than the baseline are left out (SIMD intrinsics and inline
-/// assembly), and the checks run one after another.
+/// assembly), the checks run one after another, and only unraised: Miri's CPU detection reports
+/// no feature beyond the baseline, so a raised run would repeat the unraised one.
 pub(crate) fn for_every_backend(check: impl Fn(bitforge::slider::Backend, Compiled) + Sync) {
-    let runs = testable_backends()
-        .flat_map(|backend| [(backend, Compiled::Raised), (backend, Compiled::Unraised)]);
+    let ways: &[Compiled] = if cfg!(miri) {
+        &[Compiled::Unraised]
+    } else {
+        &[Compiled::Raised, Compiled::Unraised]
+    };
+    let runs = testable_backends().flat_map(|backend| ways.iter().map(move |&way| (backend, way)));
     in_threads(runs, |&(backend, compiled)| check(backend, compiled));
 }
 
