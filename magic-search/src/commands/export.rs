@@ -29,7 +29,8 @@ pub(crate) struct ExportArgs {
     format: Format,
 
     /// What starts every C identifier (and, in capitals, every macro and the include guard),
-    /// so that several exports live in one program. [default: bitforge]
+    /// so that several exports live in one program. [default: bitforge; bitforge_pext with
+    /// --pext]
     #[arg(long)]
     prefix: Option<Prefix>,
 
@@ -54,9 +55,18 @@ pub(crate) fn run(args: &ExportArgs) -> Result<(), Failure> {
         force: args.force,
     };
     output.check_writable()?;
+    let default = if args.pext {
+        Prefix::DEFAULT_PEXT
+    } else {
+        Prefix::DEFAULT
+    };
     let mut options = ExportOptions {
         provenance: Vec::new(),
-        prefix: args.prefix.clone().unwrap_or_default(),
+        prefix: args.prefix.clone().unwrap_or_else(|| {
+            default
+                .parse()
+                .expect("the default prefixes are well-formed")
+        }),
     };
     let bytes = match &args.file {
         None => {

@@ -6,11 +6,22 @@ use std::fmt::Write as _;
 
 use bitforge_index::{AttackTable, MagicSet, PextTables, SliderKind, Syntax};
 
-use super::{ExportOptions, bits, offset_32, rows, write_hex_list};
+use super::{ExportOptions, bits, comment_lines, offset_32, rows, write_hex_list};
 
-/// The provenance as comments and the opening of the include guard.
-fn opening(out: &mut String, options: &ExportOptions, about: &str) {
-    for line in &options.provenance {
+/// An identity of what a header holds (FNV-1a of `content`, 31 bits so that any preprocessor
+/// compares it): a second header with the same prefix but other tables stops the build instead
+/// of being skipped by the include guard.
+fn identity(content: &[u8]) -> u32 {
+    let hash = content.iter().fold(0x811c_9dc5u32, |hash, &byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    });
+    hash >> 1
+}
+
+/// The provenance as comments and the opening of the include guard; `id` is the content's
+/// [`identity`].
+fn opening(out: &mut String, options: &ExportOptions, about: &str, id: u32) {
+    for line in comment_lines(options) {
         let _ = writeln!(out, "/* {} */", line.replace("*/", "* /"));
     }
     let (p, up) = (options.prefix.as_str(), options.prefix.upper());
@@ -24,8 +35,12 @@ fn opening(out: &mut String, options: &ExportOptions, about: &str) {
  * link-time optimization. Every name starts with "{p}_" ("{up}_" for macros), so that exports
  * with different prefixes live in one program.
  */
+#if defined({up}_H) && {up}_ID != {id}
+#error "two different bitforge exports with one prefix: export one with another --prefix"
+#endif
 #ifndef {up}_H
 #define {up}_H
+#define {up}_ID {id}
 
 #include <stdint.h>
 
@@ -84,7 +99,8 @@ pub(super) fn magics(set: &MagicSet, table: &AttackTable, options: &ExportOption
         set.scheme,
         if set.post_masked { ", post-masked" } else { "" }
     );
-    opening(&mut out, options, &about);
+    let id = identity(set.to_text(&[]).as_bytes());
+    opening(&mut out, options, &about, id);
     let formula = set
         .scheme
         .index_source(Syntax::C, "occupancy", "mask", "magic", "shift");
@@ -198,6 +214,7 @@ pub(super) fn pext(tables: &PextTables, options: &ExportOptions) -> String {
         &mut out,
         options,
         "bitforge's dense PEXT tables: the attack sets at offset + pext(occupancy, mask), and\n * the same sets in 16 bits for pdep(entry, rays).",
+        identity(b"bitforge PEXT tables"),
     );
     let _ = write!(
         out,

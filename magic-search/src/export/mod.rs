@@ -66,8 +66,12 @@ impl FromStr for Format {
 pub struct Prefix(String);
 
 impl Prefix {
-    /// The prefix when none is given.
+    /// The prefix of a magic set's export when none is given.
     pub const DEFAULT: &'static str = "bitforge";
+
+    /// The prefix of the PEXT tables' export when none is given (so that it and a magic set's
+    /// export with the default prefix live in one program).
+    pub const DEFAULT_PEXT: &'static str = "bitforge_pext";
 
     /// The prefix as written in identifiers.
     pub fn as_str(&self) -> &str {
@@ -185,6 +189,16 @@ fn bits(set: &MagicSet, kind: SliderKind) -> (u8, u8) {
     let most = entries.iter().map(|entry| entry.bits).max().unwrap_or(0);
     let uniform = entries.iter().all(|entry| entry.bits == most);
     (if uniform { most } else { 0 }, most)
+}
+
+/// `options`' provenance lines with control characters (a newline in a file name) made spaces,
+/// so that each stays one comment line.
+fn comment_lines(options: &ExportOptions) -> impl Iterator<Item = String> + '_ {
+    options.provenance.iter().map(|line| {
+        line.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect()
+    })
 }
 
 /// A verified set's offsets lie within the table or at most one slice before it

@@ -4,12 +4,12 @@ use std::fmt::Write as _;
 
 use bitforge_index::{AttackTable, MagicSet, SliderKind, Syntax};
 
-use super::{ExportOptions, bits, offset_32, rows, write_hex_list};
+use super::{ExportOptions, bits, comment_lines, offset_32, rows, write_hex_list};
 
 /// A magic set's module.
 pub(super) fn magics(set: &MagicSet, table: &AttackTable, options: &ExportOptions) -> String {
     let mut out = String::new();
-    for line in &options.provenance {
+    for line in comment_lines(options) {
         let _ = writeln!(out, "// {line}");
     }
     let formula = set

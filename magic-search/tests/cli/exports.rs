@@ -186,6 +186,37 @@ fn c_headers_share_one_entry_struct_and_name_their_scheme() {
             "every identifier carries the prefix"
         );
     }
+    // Two different sets under one prefix stop the build; one header included twice does not.
+    let dir = scratch("export_c_same_prefix");
+    std::fs::write(dir.join("plain.h"), &plain).unwrap();
+    std::fs::write(dir.join("combined.h"), &combined).unwrap();
+    let compile = |includes: &str| {
+        let source = dir.join("main.c");
+        std::fs::write(
+            &source,
+            format!("{includes}\nint main(void) {{ return 0; }}\n"),
+        )
+        .unwrap();
+        Command::new("gcc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Werror",
+                "-fsyntax-only",
+                path_str(&source),
+            ])
+            .output()
+            .expect("gcc runs")
+    };
+    let twice = compile("#include \"plain.h\"\n#include \"plain.h\"");
+    assert!(twice.status.success(), "{}", stderr(&twice));
+    let clash = compile("#include \"plain.h\"\n#include \"combined.h\"");
+    assert!(!clash.status.success());
+    assert!(
+        stderr(&clash).contains("export one with another --prefix"),
+        "{}",
+        stderr(&clash)
+    );
     // The table is aligned and the plain set's entries hold all-ones post masks.
     assert!(plain.contains("MINE_ALIGNED(64) const uint64_t mine_slider_attacks"));
     assert!(plain.contains("0xffffffffffffffffULL, "));
@@ -204,6 +235,17 @@ fn an_export_names_the_file_not_its_path() {
         let text = stdout(&output);
         assert!(text.contains("from mine.magics"), "{format}");
         assert!(!text.contains("somewhere"), "{format}: {}", &text[..200]);
+    }
+    // A newline in the name stays inside the comment.
+    let odd = nested.join("two\nlines.magics");
+    std::fs::write(&odd, good_set_text()).unwrap();
+    for format in ["c", "rust"] {
+        let output = magic_search(&["export", path_str(&odd), "--format", format]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(
+            stdout(&output).contains("from two lines.magics"),
+            "{format}"
+        );
     }
 }
 
