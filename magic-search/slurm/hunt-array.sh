@@ -3,10 +3,10 @@
 # real cluster interrupts it, then merged and compared with one local run:
 #
 #   1. start the cluster; submit `hunt rook a1 --bits 11` over 2^34 candidates as 8 array tasks
-#      (one thread each, a checkpoint every second);
+#      (one thread each, a checkpoint every 200 ms);
 #   2. preempt tasks 0 and 1 mid-run (`scontrol requeue`: SIGTERM, the hunt saves and exits,
 #      the task goes back to the queue) and let them resume;
-#   3. kill task 4's process mid-run (SIGKILL, as a crash: at most a second of work lost),
+#   3. kill task 4's process mid-run (SIGKILL, as a crash: at most 200 ms of work lost),
 #      requeue it and let it resume from its last checkpoint;
 #   4. wait for every task, print `magic-search status`, `merge` the 8 files, run the same hunt
 #      locally in one process and compare the two results (the time spent left out).
@@ -22,7 +22,7 @@ mkdir -p "$2"
 work=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 tasks=8
-hunt=(hunt rook a1 --bits 11 --range 2^52..0x10000400000000 --checkpoint-every 1s)
+hunt=(hunt rook a1 --bits 11 --range 2^52..0x10000400000000 --checkpoint-every 200ms)
 
 log() { echo "[$(date +%H:%M:%S)] $*"; }
 fail() { log "FAILED: $*"; exit 1; }
@@ -63,12 +63,16 @@ release() {
 
 task_state() { squeue -h -j "${id}_$1" -o %T 2>/dev/null || true; }
 
+# Tasks 0 and 1 start together (one CPU each): both are preempted once both have saved some
+# progress, well before either ends (each takes seconds).
+wait_for_progress 0
+wait_for_progress 1
 for task in 0 1; do
-    wait_for_progress "$task"
     log "preempting task $task: $("$bin" status "$work/a1-$task.hunt" | grep covered:)"
     scontrol requeue "${id}_$task"
-    release "$task"
 done
+release 0
+release 1
 
 wait_for_progress 4
 pid=$(pgrep -f -- "--chunk 4/$tasks" | head -n 1) || fail "no process for task 4"
