@@ -42,6 +42,8 @@ pub struct ReduceEffort {
     pub seed: u64,
     /// Worker threads; the result does not depend on them (a time budget excepted).
     pub threads: usize,
+    /// Reduce only this kind's squares (the other kind's magics are kept as they are).
+    pub only: Option<SliderKind>,
 }
 
 impl Default for ReduceEffort {
@@ -51,6 +53,7 @@ impl Default for ReduceEffort {
             rounds: 8,
             seed: 1,
             threads: 1,
+            only: None,
         }
     }
 }
@@ -140,6 +143,7 @@ pub fn reduce_set(
         let work: Vec<(SliderKind, u8, u8)> = [SliderKind::Rook, SliderKind::Bishop]
             .iter()
             .zip(&pairs)
+            .filter(|(kind, _)| effort.only.is_none_or(|only| only == **kind))
             .flat_map(|(&kind, magics)| {
                 (0u8..)
                     .zip(magics)
@@ -317,6 +321,7 @@ mod tests {
             rounds,
             seed: 3,
             threads,
+            only: None,
         }
     }
 
@@ -351,6 +356,27 @@ mod tests {
             }
         }
         assert!(one.reductions > 0 && one.candidates > 0 && !one.stopped);
+    }
+
+    /// One kind only: the other kind's magics are kept as they were.
+    #[test]
+    fn one_kind_is_reduced_and_the_other_kept() {
+        let (set, _) = find_set(&SearchConfig::default(), 2, &|_| {});
+        let effort = ReduceEffort {
+            only: Some(SliderKind::Bishop),
+            ..quick(1, 200_000, 2)
+        };
+        let reduced = reduce_set(&set, &effort, &|_| {}, &AtomicBool::new(false)).unwrap();
+        assert!(reduced.reductions > 0, "bishops lose bits at once");
+        let magics = |set: &MagicSet, kind| set.entries(kind).map(|e| (e.magic, e.bits));
+        assert_eq!(
+            magics(&reduced.set, SliderKind::Rook),
+            magics(&set, SliderKind::Rook)
+        );
+        assert_ne!(
+            magics(&reduced.set, SliderKind::Bishop),
+            magics(&set, SliderKind::Bishop)
+        );
     }
 
     /// The neighbourhood is what finds reduced rook magics: rook d8 at 10 bits (one below its

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bitforge_index::{AttackTable, MagicSet, Scheme, verify};
+use bitforge_index::{AttackTable, MagicSet, Scheme, SliderKind, verify};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{
@@ -15,6 +15,7 @@ use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::{
     Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
+use crate::commands::square::PieceArg;
 use crate::files::{Output, command_line, kib, read_set, same_file};
 
 /// Find a full magic set (rook and bishop on all 64 squares) and verify it.
@@ -87,6 +88,11 @@ pub(crate) struct FindArgs {
     )]
     from: Option<PathBuf>,
 
+    /// With --from: narrow only the rook or only the bishop squares (the others keep the set's
+    /// magics).
+    #[arg(long, requires = "from")]
+    kind: Option<PieceArg>,
+
     /// Write the set to this file (`.magics`) instead of standard output.
     #[arg(long, short)]
     out: Option<PathBuf>,
@@ -116,6 +122,7 @@ impl Default for FindArgs {
             narrow: false,
             prefer: Prefer::Span,
             from: None,
+            kind: None,
             out: None,
             force: false,
             summary_only: true,
@@ -182,6 +189,9 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         fresh = fresh
             .starting_from(&read_set(path)?)
             .map_err(|error| Failure::input(format!("{}: {error}", path.display())))?;
+        if let Some(kind) = args.kind {
+            fresh = fresh.only(SliderKind::from(kind)).map_err(Failure::input)?;
+        }
     }
     let start = match &args.work.checkpoint {
         Some(path) if path.exists() => {

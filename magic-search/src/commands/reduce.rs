@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use bitforge_index::SliderKind;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{ReduceEffort, reduce_set};
@@ -10,6 +11,7 @@ use magic_search::{ReduceEffort, reduce_set};
 use crate::Failure;
 use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::interrupted;
+use crate::commands::square::PieceArg;
 use crate::files::{Output, command_line, kib, read_verified};
 
 /// Lower a fancy set's index bits: in rounds, every square looks for a magic one bit below
@@ -46,6 +48,10 @@ pub(crate) struct ReduceArgs {
     #[arg(long, default_value_t = ReduceEffort::default().seed)]
     seed: u64,
 
+    /// Reduce only the rook or only the bishop squares (the others keep their magics).
+    #[arg(long)]
+    kind: Option<PieceArg>,
+
     /// Search threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
@@ -75,6 +81,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         rounds: args.rounds,
         seed: args.seed,
         threads: threads_or_all_cores(args.threads),
+        only: args.kind.map(SliderKind::from),
     };
     let progress = ProgressBar::new(128).with_style(
         ProgressStyle::with_template(

@@ -196,12 +196,8 @@ static inline uint64_t {p}_bishop_attacks(unsigned square, uint64_t occupancy) {
         }
         out.push_str("};\n");
     }
-    let _ = writeln!(
-        out,
-        "\n{up}_ALIGNED(64) const uint64_t {p}_slider_attacks[{up}_SLIDER_ATTACKS_LEN] = {{"
-    );
-    write_hex_list(&mut out, &table.attacks, 4, 16, "ULL");
-    out.push_str("};\n");
+    let attacks = format!("const uint64_t {p}_slider_attacks");
+    define_table(&mut out, &up, &attacks, &table.attacks, 4, 16, "ULL");
     implementation_closing(&mut out, &up);
     out
 }
@@ -321,17 +317,29 @@ static inline uint64_t {p}_bishop_attacks_pdep(unsigned square, uint64_t occupan
         }
         out.push_str("};\n");
     }
-    let _ = writeln!(
-        out,
-        "\n{up}_ALIGNED(64) const uint64_t {p}_slider_attacks[{up}_SLIDER_ATTACKS_LEN] = {{"
-    );
-    write_hex_list(&mut out, &tables.attacks, 4, 16, "ULL");
-    let _ = writeln!(
-        out,
-        "}};\n\n{up}_ALIGNED(64) const uint16_t {p}_compressed_attacks[{up}_SLIDER_ATTACKS_LEN] = {{"
-    );
-    write_hex_list(&mut out, &tables.compressed, 8, 4, "");
-    out.push_str("};\n");
+    let attacks = format!("const uint64_t {p}_slider_attacks");
+    define_table(&mut out, &up, &attacks, &tables.attacks, 4, 16, "ULL");
+    let compressed = format!("const uint16_t {p}_compressed_attacks");
+    define_table(&mut out, &up, &compressed, &tables.compressed, 8, 4, "");
     implementation_closing(&mut out, &up);
     out
+}
+
+/// `declaration[PREFIX_SLIDER_ATTACKS_LEN] = { values }`, aligned to a cache line: `per_line`
+/// hex numbers of `digits` digits a line, each with `suffix`.
+fn define_table<T: Copy + Into<u64>>(
+    out: &mut String,
+    up: &str,
+    declaration: &str,
+    values: &[T],
+    per_line: usize,
+    digits: usize,
+    suffix: &str,
+) {
+    let _ = writeln!(
+        out,
+        "\n{up}_ALIGNED(64) {declaration}[{up}_SLIDER_ATTACKS_LEN] = {{"
+    );
+    write_hex_list(out, values, per_line, digits, suffix);
+    out.push_str("};\n");
 }

@@ -74,6 +74,26 @@ fn pack_stacks_and_chooses_among_other_sets_of_its_scheme() {
     ]);
     let verified = magic_search(&["verify", path_str(&combs)]);
     assert!(verified.status.success(), "{}", stderr(&verified));
+    // One kind narrowed: the rooks keep the first set's magics.
+    let bishops_only = dir.join("bishops-only.magics");
+    find(&[
+        "--scheme",
+        "black",
+        "--narrow",
+        "--attempts",
+        "2000",
+        "--from",
+        path_str(&first),
+        "--kind",
+        "bishop",
+        "--seed",
+        "3",
+        "--out",
+        path_str(&bishops_only),
+    ]);
+    let read = |path: &Path| MagicSet::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let rooks = |set: &MagicSet| set.entries(SliderKind::Rook).map(|entry| entry.magic);
+    assert_eq!(rooks(&read(&bishops_only)), rooks(&read(&first)));
 
     // A kept black set (narrow slices, rank 8 without combs), and the same with comb magics
     // on rook b8 and g8 (slices laid end to end) to choose from.
