@@ -68,15 +68,25 @@ pub(crate) fn parse_chunk(text: &str) -> Result<(u32, u32), String> {
     Ok((index, count))
 }
 
-/// Set by the first Ctrl-C (a second one ends the program at once). The handler is installed
-/// by the first call.
+/// A second signal this soon after the first is the same stop delivered twice (`timeout` and
+/// shells signal the process and its group; a scheduler may signal every process of a job),
+/// not someone asking to quit at once.
+const SAME_STOP: Duration = Duration::from_millis(500);
+
+/// Set by the first Ctrl-C or SIGTERM; a second one, at least [`SAME_STOP`] later, ends the
+/// program at once. The handler is installed by the first call.
 pub(crate) fn interrupted() -> &'static AtomicBool {
     static FLAG: AtomicBool = AtomicBool::new(false);
+    static FIRST: OnceLock<Instant> = OnceLock::new();
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         let installed = ctrlc::set_handler(|| {
+            let first = *FIRST.get_or_init(Instant::now);
             if FLAG.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
+                if first.elapsed() >= SAME_STOP {
+                    std::process::exit(130);
+                }
+                return;
             }
             eprintln!("\nstopping: saving the progress (Ctrl-C or SIGTERM again to quit at once)");
         });

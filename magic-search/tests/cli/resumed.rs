@@ -114,6 +114,38 @@ fn ctrl_c_saves_a_search_and_exits_130_and_a_hunt_too() {
     assert!(!saved.complete() && saved.covered() > 0);
 }
 
+/// `timeout` signals the process and its group: one stop, delivered twice within a moment. It
+/// must save the progress, not quit at once as a second Ctrl-C would (the hunt's checkpoint
+/// interval is longer than the run, so only the stop can have written its progress).
+#[test]
+fn a_stop_delivered_twice_at_once_still_saves_the_progress() {
+    let dir = scratch("double_term");
+    let hunt_file = dir.join("a1.hunt");
+    let output = Command::new("timeout")
+        .args(["--preserve-status", "1.5"])
+        .arg(env!("CARGO_BIN_EXE_magic-search"))
+        .args(["hunt", "rook", "a1", "--bits", "11", "--threads", "1"])
+        .args([
+            "--range",
+            "2^52..0x10010000000000",
+            "--checkpoint-every",
+            "60s",
+        ])
+        .args(["--checkpoint", path_str(&hunt_file)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("timeout runs");
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("the same command resumes it"),
+        "{}",
+        stderr(&output)
+    );
+    let saved = hunt_state(&hunt_file);
+    assert!(!saved.complete() && saved.covered() > 0, "{saved:?}");
+}
+
 /// A checkpoint that can no longer be written at the end (its directory gone, as a full or
 /// lost disk would leave it) does not lose the search: the set is written, then the failure
 /// reported with exit 2.
