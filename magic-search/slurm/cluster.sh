@@ -57,7 +57,8 @@ CONF
     if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
         [[ -s /etc/munge/munge.key ]] || cannot "no /etc/munge/munge.key (reinstall munge)"
         mkdir -p /run/munge
-        munged --force 2>"$dir/log/munged.err" || cannot "munged does not start: $(cat "$dir/log/munged.err")"
+        munged --force --log-file="$dir/log/munged.log" 2>"$dir/log/munged.err" ||
+            cannot "munged does not start: $(cat "$dir/log/munged.err")"
         touch "$dir/munged.started"
     fi
     slurmctld || cannot "slurmctld does not start (see $dir/log/slurmctld.log)"
