@@ -166,7 +166,12 @@ fn a_c_perft_on_two_sets_and_the_pext_tables_counts_right() {
         assert_one_copy_each(&dir.join(binary));
     }
     // The tables defined by a C++ file (C++ casts only, C linkage), the engine in C, with
-    // link-time optimization: still one copy of each table.
+    // link-time optimization: still one copy of each table. CI installs g++; a machine
+    // without it skips this build and says so.
+    if Command::new("g++").arg("--version").output().is_err() {
+        eprintln!("g++ not found: the C++ build of the tables is left out");
+        return;
+    }
     let cxx = [
         &["-std=c++11", "-Wold-style-cast", "-x", "c++"],
         &strict[..],
