@@ -5,6 +5,7 @@
 //! the standard and ROCE perft suites.
 
 use super::*;
+use bitforge::position::PerftLine;
 
 /// Positions are searched to the deepest depth whose count is at most this (the software
 /// PEXT build is the slowest: a few seconds in all).
@@ -47,20 +48,13 @@ fn positions() -> Vec<(String, u64)> {
     for suite in ["standard.epd", "roce.epd"] {
         let text = std::fs::read_to_string(suites.join(suite)).unwrap();
         for line in text.lines().filter(|line| !line.trim().is_empty()) {
-            let mut fields = line.split(';');
-            let fen = fields.next().unwrap().trim();
-            let deepest = fields
-                .filter_map(|field| {
-                    let (depth, count) = field.trim().strip_prefix('D')?.split_once(' ')?;
-                    Some((
-                        depth.parse::<u32>().ok()?,
-                        count.trim().parse::<u64>().ok()?,
-                    ))
-                })
+            let line = PerftLine::parse(line).expect("the suites hold perft lines");
+            let deepest = line
+                .counts()
                 .filter(|&(_, count)| count <= NODE_LIMIT)
                 .max_by_key(|&(depth, _)| depth);
             if let Some((depth, count)) = deepest {
-                positions.push((format!("{depth} {fen}"), count));
+                positions.push((format!("{depth} {}", line.fen), count));
             }
         }
     }
