@@ -17,10 +17,12 @@
 //! assert_eq!(table.entries(), 107_648);
 //! ```
 
+mod blocks;
 mod engine;
 mod export;
 mod hunt;
 mod pack;
+mod prove;
 mod reduce;
 mod set_search;
 mod state_file;
@@ -36,6 +38,7 @@ pub use pack::{
     ChooseError, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed, index_spans, pack,
     pack_choosing,
 };
+pub use prove::{LevelCount, ProofReport, ProveError, RecheckError, Tally, TreeShape, prove};
 pub use reduce::{ReduceEffort, ReduceProgress, Reduced, reduce_set};
 pub use set_search::{Chunk, FindState, MAX_CHUNKS, find, find_set, search_order};
 pub use state_file::{MergeError, StateFileError};

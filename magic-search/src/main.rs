@@ -39,6 +39,7 @@ enum Command {
     Export(commands::export::ExportArgs),
     Check(commands::check::CheckArgs),
     Hunt(commands::hunt::HuntArgs),
+    Prove(commands::prove::ProveArgs),
     Merge(commands::merge::MergeArgs),
     Status(commands::status::StatusArgs),
 }
@@ -91,6 +92,7 @@ fn main() -> ExitCode {
         Some(Command::Export(args)) => commands::export::run(&args),
         Some(Command::Check(args)) => commands::check::run(&args),
         Some(Command::Hunt(args)) => commands::hunt::run(&args),
+        Some(Command::Prove(args)) => commands::prove::run(&args),
         Some(Command::Merge(args)) => commands::merge::run(&args),
         Some(Command::Status(args)) => commands::status::run(&args),
     };

@@ -2,6 +2,7 @@
 //! readers, and the errors of reading and merging.
 
 use core::fmt;
+use core::ops::Range;
 
 use crate::engine::Found;
 
@@ -174,4 +175,33 @@ pub(crate) fn set_once<T>(slot: &mut Option<T>, value: T, key: &str) -> Result<(
     }
     *slot = Some(value);
     Ok(())
+}
+
+/// Checks that `parts` are chunks of one range: the same target, each complete, their ranges
+/// meeting end to start once sorted. Returns them sorted. `facts` gives a part's target, range
+/// and whether it is complete.
+pub(crate) fn tiling<P, T: PartialEq>(
+    parts: &[P],
+    facts: impl Fn(&P) -> (T, Range<u128>, bool),
+) -> Result<Vec<&P>, MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?;
+    let (target, _, _) = facts(first);
+    if let Some(part) = parts.iter().position(|p| facts(p).0 != target) {
+        return Err(MergeError::OtherTarget { part });
+    }
+    if let Some(part) = parts.iter().position(|p| !facts(p).2) {
+        return Err(MergeError::Incomplete { part });
+    }
+    let mut sorted: Vec<&P> = parts.iter().collect();
+    sorted.sort_by_key(|p| {
+        let range = facts(p).1;
+        (range.start, range.end)
+    });
+    for pair in sorted.windows(2) {
+        let (end, next_start) = (facts(pair[0]).1.end, facts(pair[1]).1.start);
+        if end != next_start {
+            return Err(MergeError::NotAdjacent { end, next_start });
+        }
+    }
+    Ok(sorted)
 }

@@ -8,7 +8,7 @@ use bitforge_index::geometry::square_name;
 use bitforge_index::{Scheme, SliderKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{HuntReport, hunt};
+use magic_search::{Found, HuntReport, hunt};
 
 use crate::Failure;
 use crate::commands::options::threads_or_all_cores;
@@ -59,7 +59,7 @@ pub(crate) struct HuntArgs {
     keep: u32,
 }
 
-fn parse_range(text: &str) -> Result<Range<u128>, String> {
+pub(crate) fn parse_range(text: &str) -> Result<Range<u128>, String> {
     let (start, end) = text
         .split_once("..")
         .ok_or_else(|| format!("'{text}' is not a range START..END"))?;
@@ -71,7 +71,7 @@ fn parse_range(text: &str) -> Result<Range<u128>, String> {
 }
 
 /// Part `index` of `count` equal parts of `range`.
-fn chunk_of(range: &Range<u128>, (index, count): (u32, u32)) -> Range<u128> {
+pub(crate) fn chunk_of(range: &Range<u128>, (index, count): (u32, u32)) -> Range<u128> {
     let length = range.end - range.start;
     let at = |i: u32| range.start + length * u128::from(i) / u128::from(count);
     at(index)..at(index + 1)
@@ -253,8 +253,18 @@ pub(crate) fn print_result(report: &HuntReport) -> Result<(), Failure> {
         out!("result: {scope}");
         return Ok(());
     }
-    out!("found: {} magics", report.found_count);
-    for found in &report.found {
+    print_magics(report.found_count, &report.found, report.best)
+}
+
+/// Prints the magics a hunt or a proof found: how many, the smallest, the one with the fewest
+/// slots.
+pub(crate) fn print_magics(
+    count: u64,
+    found: &[Found],
+    best: Option<Found>,
+) -> Result<(), Failure> {
+    out!("found: {count} magics");
+    for found in found {
         out!(
             "  {:#018x}  indices {} to {}",
             found.magic,
@@ -262,7 +272,7 @@ pub(crate) fn print_result(report: &HuntReport) -> Result<(), Failure> {
             found.highest
         );
     }
-    if let Some(best) = report.best {
+    if let Some(best) = best {
         out!(
             "fewest slots: {:#018x}, indices {} to {} ({} slots)",
             best.magic,

@@ -1,20 +1,21 @@
-//! `magic-search merge`: the chunks' state files of a hunt or of a set search, combined into
-//! the one result a single run would have given.
+//! `magic-search merge`: the chunks' state files of a hunt, a proof or a set search, combined
+//! into the one result a single run would have given.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use bitforge_index::verify;
 use clap::Args;
-use magic_search::{FindState, HuntReport};
+use magic_search::{FindState, HuntReport, ProofReport};
 
 use crate::Failure;
 use crate::commands::resumable::{header, read_text};
-use crate::commands::{find, hunt};
+use crate::commands::{find, hunt, prove};
 use crate::files::Output;
 
-/// Combine the state files of every chunk of a hunt (`hunt --chunk`) into one result: a proof
-/// when no chunk found a magic and the chunks cover the whole period; or of every chunk of a
-/// set search (`find --chunk`) into the verified set.
+/// Combine the state files of every chunk of a hunt (`hunt --chunk`) or a proof (`prove
+/// --chunk`) into one result: a proof when no chunk found a magic and the chunks cover the
+/// whole period; or of every chunk of a set search (`find --chunk`) into the verified set.
 #[derive(Debug, Args)]
 pub(crate) struct MergeArgs {
     /// The chunks' state files (their --checkpoint files), in any order.
@@ -30,7 +31,12 @@ pub(crate) struct MergeArgs {
     #[arg(long)]
     force: bool,
 
-    /// For hunts: how many magics to list.
+    /// For proofs: walk every chunk's roots again with independent code first, and refuse a
+    /// certificate whose counts or digests that walk does not reproduce (exit 1).
+    #[arg(long)]
+    recheck: bool,
+
+    /// For hunts and proofs: how many magics to list.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
     keep: u32,
 }
@@ -44,11 +50,54 @@ pub(crate) fn run(args: &MergeArgs) -> Result<(), Failure> {
         output.check_writable()?;
     }
     let first = read_text(&args.files[0], "a state file")?;
-    if header(&first) == FindState::HEADER {
-        merge_sets(args, &output)
-    } else {
-        merge_hunts(args, &output)
+    match header(&first) {
+        FindState::HEADER => merge_sets(args, &output),
+        ProofReport::HEADER => merge_proofs(args, &output),
+        _ if args.recheck => Err(Failure::input(
+            "--recheck is for proof files (`prove --checkpoint`)",
+        )),
+        _ => merge_hunts(args, &output),
     }
+}
+
+fn merge_proofs(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
+    let parts = args
+        .files
+        .iter()
+        .map(|path| prove::read_state(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = ProofReport::merge(&parts, args.keep as usize)
+        .map_err(|error| Failure::input(format!("cannot merge: {error}")))?;
+    if args.recheck {
+        for (path, part) in args.files.iter().zip(&parts) {
+            let started = Instant::now();
+            part.recheck().map_err(|error| {
+                Failure::invalid(format!(
+                    "{}: the certificate does not recheck: {error}",
+                    path.display()
+                ))
+            })?;
+            eprintln!(
+                "rechecked: {} ({} roots, {:.2} s)",
+                path.display(),
+                part.covered(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    out!("target: {}", merged.target);
+    out!(
+        "roots: {:#x}..{:#x} ({} roots, {} files)",
+        merged.roots.start,
+        merged.roots.end,
+        merged.covered(),
+        parts.len()
+    );
+    prove::print_result(&merged)?;
+    if args.out.is_some() {
+        output.write(&prove::state_text(&merged))?;
+    }
+    Ok(())
 }
 
 fn merge_hunts(args: &MergeArgs, output: &Output) -> Result<(), Failure> {

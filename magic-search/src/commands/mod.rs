@@ -7,6 +7,7 @@ pub(crate) mod hunt;
 pub(crate) mod merge;
 pub(crate) mod options;
 pub(crate) mod pack;
+pub(crate) mod prove;
 pub(crate) mod reduce;
 pub(crate) mod resumable;
 pub(crate) mod square;

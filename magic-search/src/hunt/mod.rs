@@ -6,18 +6,18 @@
 //! key, never reach the product, and every candidate acts like its remainder modulo
 //! [`Target::period`] (Niklas Fiekas, "Disproving the existence of some magics", 2017).
 
-mod state_file;
+pub(crate) mod state_file;
 mod status;
 
 pub use status::HuntStatus;
 
 use core::fmt;
 use core::ops::Range;
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::blocks::{Split, in_block_order};
 use crate::engine::{Found, Tester};
 use bitforge_index::Scheme;
 use bitforge_index::SliderKind;
@@ -303,19 +303,12 @@ impl HuntReport {
 /// Candidates per block handed to a thread.
 const BLOCK: u128 = 1 << 20;
 
-/// One block's findings, waiting until every block before it is done.
+/// One block's findings.
 struct BlockResult {
     end: u128,
     found: Vec<Found>,
     count: u64,
     best: Option<Found>,
-}
-
-/// The blocks finished out of order and the state they extend in order.
-struct Ledger {
-    report: HuntReport,
-    next: u64,
-    waiting: BTreeMap<u64, BlockResult>,
 }
 
 /// Continues `report`'s hunt from where it stopped, on `threads` threads (at least one),
@@ -333,11 +326,7 @@ pub fn hunt(
     stop: &AtomicBool,
 ) -> HuntReport {
     let target = report.target;
-    let (earlier_ms, started) = (report.elapsed_ms, Instant::now());
-    let elapsed_ms = || {
-        let now = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        earlier_ms.saturating_add(now)
-    };
+    let elapsed_ms = elapsed_since(report.elapsed_ms);
     let bound = target
         .lower_bound()
         .clamp(report.done, report.range.end.max(report.done));
@@ -349,21 +338,16 @@ pub fn hunt(
     }
     let from = report.done;
     let to = report.range.end.max(from);
-    let blocks = (to - from).div_ceil(BLOCK);
-    let next_block = AtomicU64::new(0);
-    let ledger = Mutex::new(Ledger {
+    let blocks = u64::try_from((to - from).div_ceil(BLOCK)).unwrap_or(u64::MAX);
+    let mut report = in_block_order(
         report,
-        next: 0,
-        waiting: BTreeMap::new(),
-    });
-
-    let worker = || {
-        let mut tester = Tester::new(target.kind, target.square, target.scheme);
-        while !stop.load(Ordering::Relaxed) {
-            let block = next_block.fetch_add(1, Ordering::Relaxed);
-            if u128::from(block) >= blocks {
-                break;
-            }
+        Split {
+            blocks,
+            threads,
+            stop,
+        },
+        || Tester::new(target.kind, target.square, target.scheme),
+        |tester, block| {
             let start = from + u128::from(block) * BLOCK;
             let end = (start + BLOCK).min(to);
             let mut result = BlockResult {
@@ -389,41 +373,28 @@ pub fn hunt(
                 }
             }
             progress((end - start) as u64);
-            let mut ledger = ledger
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            ledger.waiting.insert(block, result);
-            let mut grew = false;
-            loop {
-                let next = ledger.next;
-                let Some(ready) = ledger.waiting.remove(&next) else {
-                    break;
-                };
-                ledger
-                    .report
-                    .record(&ready.found, ready.count, ready.best, keep);
-                ledger.report.done = ready.end;
-                ledger.next += 1;
-                grew = true;
-            }
-            if grew {
-                ledger.report.elapsed_ms = elapsed_ms();
-                checkpoint(&ledger.report);
-            }
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 1..threads.max(1) {
-            scope.spawn(worker);
-        }
-        worker();
-    });
-    let mut report = ledger
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .report;
+            result
+        },
+        |report, ready| {
+            report.record(&ready.found, ready.count, ready.best, keep);
+            report.done = ready.end;
+        },
+        |report| {
+            report.elapsed_ms = elapsed_ms();
+            checkpoint(report);
+        },
+    );
     report.elapsed_ms = elapsed_ms();
     report
+}
+
+/// Milliseconds spent so far: `earlier` plus the time since this call.
+pub(crate) fn elapsed_since(earlier: u64) -> impl Fn() -> u64 + Sync {
+    let started = Instant::now();
+    move || {
+        let now = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        earlier.saturating_add(now)
+    }
 }
 
 #[cfg(test)]

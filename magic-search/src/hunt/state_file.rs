@@ -21,7 +21,7 @@ use core::ops::Range;
 
 use crate::engine::Found;
 use crate::hunt::{HuntReport, Target};
-use crate::state_file::{MergeError, StateFileError, found, number, read_lines, set_once};
+use crate::state_file::{MergeError, StateFileError, found, number, read_lines, set_once, tiling};
 use bitforge_index::Scheme;
 use bitforge_index::SliderKind;
 use bitforge_index::geometry::{parse_square, square_name};
@@ -34,7 +34,36 @@ fn hex(n: u128) -> String {
     format!("{n:#x}")
 }
 
-fn found_text(found: &Found) -> String {
+/// The `target` line of a hunt or proof file.
+pub(crate) fn target_line(t: &Target) -> String {
+    format!(
+        "target {} {} {} {}",
+        t.kind(),
+        square_name(t.square()),
+        t.bits(),
+        t.scheme()
+    )
+}
+
+/// Reads the words after `target`: piece, square, bits and scheme.
+pub(crate) fn target_words(words: &[&str]) -> Result<Target, String> {
+    let [kind, square, bits, scheme] = words else {
+        return Err("expected 'target PIECE SQUARE BITS SCHEME'".to_owned());
+    };
+    let kind = match *kind {
+        "rook" => SliderKind::Rook,
+        "bishop" => SliderKind::Bishop,
+        other => return Err(format!("'{other}' is not rook or bishop")),
+    };
+    let square = parse_square(square).ok_or_else(|| format!("'{square}' is not a square"))?;
+    let bits: u8 = bits
+        .parse()
+        .map_err(|_| format!("'{bits}' is not a bit count"))?;
+    let scheme: Scheme = scheme.parse().map_err(|e| format!("{e}"))?;
+    Target::new(kind, square, bits, scheme).map_err(|e| format!("{e}"))
+}
+
+pub(crate) fn found_text(found: &Found) -> String {
     format!("{:#x} {} {}", found.magic, found.lowest, found.highest)
 }
 
@@ -44,16 +73,9 @@ impl HuntReport {
 
     /// The state as a hunt state file, `comments` first.
     pub fn to_text(&self, comments: &[String]) -> String {
-        let t = &self.target;
         let mut lines: Vec<String> = comments.iter().map(|c| format!("# {c}")).collect();
         lines.push(Self::HEADER.to_owned());
-        lines.push(format!(
-            "target {} {} {} {}",
-            t.kind(),
-            square_name(t.square()),
-            t.bits(),
-            t.scheme()
-        ));
+        lines.push(target_line(&self.target));
         lines.push(format!(
             "range {} {}",
             hex(self.range.start),
@@ -90,26 +112,10 @@ impl HuntReport {
     /// target, every part complete, the ranges meeting end to start. The magics listed are the
     /// `keep` smallest of those the parts list.
     pub fn merge(parts: &[HuntReport], keep: usize) -> Result<HuntReport, MergeError> {
-        let first = parts.first().ok_or(MergeError::Empty)?;
-        if let Some(part) = parts.iter().position(|p| p.target != first.target) {
-            return Err(MergeError::OtherTarget { part });
-        }
-        if let Some(part) = parts.iter().position(|p| !p.complete()) {
-            return Err(MergeError::Incomplete { part });
-        }
-        let mut sorted: Vec<&HuntReport> = parts.iter().collect();
-        sorted.sort_by_key(|p| (p.range.start, p.range.end));
-        for pair in sorted.windows(2) {
-            if pair[0].range.end != pair[1].range.start {
-                return Err(MergeError::NotAdjacent {
-                    end: pair[0].range.end,
-                    next_start: pair[1].range.start,
-                });
-            }
-        }
+        let sorted = tiling(parts, |p| (p.target, p.range.clone(), p.complete()))?;
         let start = sorted[0].range.start;
         let end = sorted[sorted.len() - 1].range.end;
-        let mut merged = HuntReport::new(first.target, start..end);
+        let mut merged = HuntReport::new(sorted[0].target, start..end);
         merged.done = end;
         for part in sorted {
             // Adjacent parts of one period, each counting at most the candidates it tested
@@ -138,21 +144,7 @@ struct Fields {
 impl Fields {
     fn read(&mut self, words: &[&str]) -> Result<(), String> {
         match words {
-            ["target", kind, square, bits, scheme] => {
-                let kind = match *kind {
-                    "rook" => SliderKind::Rook,
-                    "bishop" => SliderKind::Bishop,
-                    other => return Err(format!("'{other}' is not rook or bishop")),
-                };
-                let square =
-                    parse_square(square).ok_or_else(|| format!("'{square}' is not a square"))?;
-                let bits: u8 = bits
-                    .parse()
-                    .map_err(|_| format!("'{bits}' is not a bit count"))?;
-                let scheme: Scheme = scheme.parse().map_err(|e| format!("{e}"))?;
-                let target = Target::new(kind, square, bits, scheme).map_err(|e| format!("{e}"))?;
-                set_once(&mut self.target, target, "target")
-            }
+            ["target", rest @ ..] => set_once(&mut self.target, target_words(rest)?, "target"),
             ["range", start, end] => {
                 set_once(&mut self.range, number(start)?..number(end)?, "range")
             }

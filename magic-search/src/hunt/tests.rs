@@ -1,6 +1,8 @@
 //! Tests of the hunts.
 
 use super::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const A8: u8 = 56;
 const D8: u8 = 59;

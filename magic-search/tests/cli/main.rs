@@ -12,6 +12,7 @@ mod files;
 mod hostile;
 mod hunts;
 mod packing;
+mod proofs;
 mod resumed;
 
 pub(crate) fn magic_search(args: &[&str]) -> Output {

@@ -1,0 +1,256 @@
+//! `magic-search prove`: whether any magic with so many bits exists for one square, decided by
+//! pruning whole subtrees of candidates; resumable, chunked, with a certificate.
+
+use core::ops::Range;
+use std::path::Path;
+use std::time::Instant;
+
+use bitforge_index::geometry::square_name;
+use bitforge_index::{Scheme, SliderKind};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use magic_search::{ProofReport, Target, prove};
+
+use crate::Failure;
+use crate::commands::hunt::{chunk_of, parse_range, print_magics};
+use crate::commands::options::threads_or_all_cores;
+use crate::commands::resumable::{
+    Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
+};
+use crate::commands::square::{PieceArg, SquareArg, target};
+
+/// Decide whether a magic with --bits index bits exists for one square, by fixing a magic's
+/// low bits one relevant square at a time and dropping every residue whose occupancies already
+/// collide (with all the candidates that end with it).
+///
+/// Far faster than `hunt` where the mask is large (every candidate of the period is covered:
+/// no magic found means none exists), with the same magics when some exist. The state file
+/// (--checkpoint) is a certificate: per level of the tree, the nodes tested, those that passed
+/// and a digest of which; `merge --recheck` walks its roots again with independent code and
+/// must find the same. The roots (residues of the mask's highest square) split into --chunk
+/// parts for a batch scheduler. Fancy and fixed magics only (a black key has bit 0 set).
+#[derive(Debug, Args)]
+pub(crate) struct ProveArgs {
+    /// rook or bishop.
+    piece: PieceArg,
+
+    /// The square, a1 to h8.
+    square: SquareArg,
+
+    /// Index bits to demand.
+    #[arg(long)]
+    bits: u8,
+
+    /// Index scheme: fancy or fixed.
+    #[arg(long, default_value_t = Scheme::Fancy)]
+    scheme: Scheme,
+
+    /// Roots START..END (END excluded; 0x hex, 2^N or decimal) [default: every root].
+    #[arg(long, value_parser = parse_range)]
+    roots: Option<Range<u128>>,
+
+    #[command(flatten)]
+    work: WorkArgs,
+
+    /// Threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+
+    /// How many magics to list (the smallest found); the one with the fewest slots is always
+    /// listed.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
+    keep: u32,
+}
+
+/// Reads a proof state file, checking every magic it lists.
+pub(crate) fn read_state(path: &Path) -> Result<ProofReport, Failure> {
+    let text = read_text(path, "a proof state file")?;
+    let report = ProofReport::parse(&text)
+        .map_err(|error| Failure::input(format!("{}: {error}", path.display())))?;
+    for found in report.tally.best.iter().chain(&report.tally.found) {
+        check_kept(path, report.target, found)?;
+    }
+    Ok(report)
+}
+
+/// The file's text for `report`.
+pub(crate) fn state_text(report: &ProofReport) -> String {
+    report.to_text(&state_comments("proof state"))
+}
+
+fn prove_error(error: impl std::fmt::Display) -> Failure {
+    Failure::input(error.to_string())
+}
+
+pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
+    let kind = SliderKind::from(args.piece);
+    let target = target(kind, args.square, Some(args.bits), args.scheme)?;
+    let root_count = ProofReport::root_count(target).map_err(prove_error)?;
+    let roots = args.roots.clone().unwrap_or(0..u128::from(root_count));
+    if roots.start >= u128::from(root_count) {
+        return Err(Failure::input(format!(
+            "the roots start at {:#x}, past the last root {:#x} of {target}",
+            roots.start,
+            root_count - 1
+        )));
+    }
+    let roots = roots.start..roots.end.min(u128::from(root_count));
+    let chunk = chunk_of(&roots, args.work.chunk);
+    // Inside the root count, which is at most 2^63.
+    let chunk = chunk.start as u64..chunk.end as u64;
+    let threads = threads_or_all_cores(args.threads);
+    let keep = args.keep as usize;
+
+    let fresh = ProofReport::new(target, chunk.clone()).map_err(prove_error)?;
+    let start = match &args.work.checkpoint {
+        Some(path) if path.exists() => {
+            let saved = read_state(path)?;
+            if saved.target != fresh.target || saved.roots != fresh.roots {
+                return Err(Failure::input(format!(
+                    "{} holds a proof of {} over the roots {:#x}..{:#x}, not this one ({} over \
+                     {:#x}..{:#x}): use another checkpoint file",
+                    path.display(),
+                    saved.target,
+                    saved.roots.start,
+                    saved.roots.end,
+                    target,
+                    chunk.start,
+                    chunk.end
+                )));
+            }
+            let listed = saved.tally.found.len();
+            if keep > listed && saved.tally.found_count > listed as u64 {
+                return Err(Failure::input(format!(
+                    "{} lists {listed} of the {} magics found: resume with --keep {listed} or \
+                     less",
+                    path.display(),
+                    saved.tally.found_count
+                )));
+            }
+            saved
+        }
+        _ => fresh,
+    };
+    let checkpoint = args.work.checkpoint();
+    if let Some(file) = &checkpoint {
+        file.write_now(&state_text(&start))?;
+    }
+
+    let shape = ProofReport::shape(target).map_err(prove_error)?;
+    let root_level = ProofReport::root_level(target).map_err(prove_error)?;
+    out!("target: {target}");
+    out!(
+        "tree: {} levels, squares {}; {root_count:#x} roots (level {root_level}'s residues \
+         modulo 2^{}), the last level fixing {} bits (the period)",
+        shape.squares.len(),
+        shape
+            .squares
+            .iter()
+            .map(|&s| square_name(s))
+            .collect::<Vec<_>>()
+            .join(" "),
+        shape.residue_bits[root_level],
+        shape.residue_bits[shape.residue_bits.len() - 1]
+    );
+    out!(
+        "roots: {:#x}..{:#x}, chunk {}/{}: {:#x}..{:#x} ({} roots)",
+        roots.start,
+        roots.end,
+        args.work.chunk.0,
+        args.work.chunk.1,
+        chunk.start,
+        chunk.end,
+        chunk.end - chunk.start
+    );
+    if start.covered() > 0 {
+        out!(
+            "resumed: {} roots already covered, up to {:#x}",
+            start.covered(),
+            start.done
+        );
+    }
+
+    let progress = ProgressBar::new(chunk.end - chunk.start).with_style(
+        ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} roots, about {eta} left",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    progress.set_position(start.covered());
+    progress.reset_eta();
+    let (before, candidates_before) = (start.covered(), start.candidates_covered());
+    let started = Instant::now();
+    let save = |report: &ProofReport| {
+        if let Some(file) = &checkpoint {
+            file.save(|| state_text(report), &progress);
+        }
+    };
+    let stop = interrupted();
+    let report =
+        prove(start, threads, keep, &|n| progress.inc(n), &save, stop).map_err(prove_error)?;
+    let seconds = started.elapsed().as_secs_f64();
+    progress.finish_and_clear();
+
+    let candidates = report.candidates_covered() - candidates_before;
+    out!(
+        "walked: {} roots in {seconds:.2} s, {threads} threads: the {candidates} candidates \
+         they stand for at {:.3e} a second",
+        report.covered() - before,
+        candidates as f64 / seconds.max(1e-9)
+    );
+    if !report.complete() {
+        out!(
+            "covered so far: roots {:#x}..{:#x} of {:#x}..{:#x}",
+            report.roots.start,
+            report.done,
+            report.roots.start,
+            report.roots.end
+        );
+        if let Some(file) = &checkpoint {
+            file.write_now(&state_text(&report))?;
+        }
+        return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
+    }
+    print_result(&report)?;
+    if let Some(file) = &checkpoint {
+        file.write_now(&state_text(&report))?;
+        out!("written: {}", file.path().display());
+    }
+    Ok(())
+}
+
+/// Prints the certificate's levels and what a finished proof (or merge) found or proved.
+pub(crate) fn print_result(report: &ProofReport) -> Result<(), Failure> {
+    let target: Target = report.target;
+    out!("level   tested nodes   passed");
+    for (level, count) in report.tally.levels.iter().enumerate() {
+        out!("{level:>5} {:>14} {:>8}", count.tested, count.passed);
+    }
+    let nodes: u64 = report.tally.levels.iter().map(|l| l.tested).sum();
+    out!(
+        "nodes: {nodes} for {} candidates ({:.0} candidates a node)",
+        report.candidates_covered(),
+        report.candidates_covered() as f64 / nodes.max(1) as f64
+    );
+    if report.tally.found_count == 0 {
+        let scope = if report.is_whole_space() {
+            format!(
+                "no {}-bit {} magic exists for {} {} (every root of the tree)",
+                target.bits(),
+                target.scheme(),
+                target.kind(),
+                square_name(target.square())
+            )
+        } else {
+            format!(
+                "no magic under the roots {:#x}..{:#x}",
+                report.roots.start, report.roots.end
+            )
+        };
+        out!("result: {scope}");
+        return Ok(());
+    }
+    let tally = &report.tally;
+    print_magics(tally.found_count, &tally.found, tally.best)
+}

@@ -1,0 +1,255 @@
+//! The proof state file: a proof's checkpoint, its certificate, and the merge of several
+//! chunks'.
+//!
+//! ```text
+//! # comments start with '#'
+//! bitforge-proof 1
+//! target bishop d8 4 fancy
+//! roots 0x0 0x2000
+//! done 0x2000
+//! level 0 8192 8176 0x5be1...    (one line per level: tested, passed, digest)
+//! ...
+//! found-count 0
+//! elapsed-ms 12
+//! best 0x208800 0 31          (the magic with the fewest slots, if any)
+//! found 0x208800 0 31         (any number of lines, in increasing order)
+//! ```
+//!
+//! Roots are the residues of the tree's root level (the first level with at least 2^10 of
+//! them). Every root of `roots` (start included, end excluded) below `done` is covered, and the
+//! level lines count what their subtrees held, each ancestor of the roots counted by the root
+//! equal to it.
+
+use core::ops::Range;
+
+use super::{LevelCount, ProofReport, Tally};
+use crate::engine::Found;
+use crate::hunt::Target;
+use crate::hunt::state_file::{MAX_FOUND_LINES, found_text, target_line, target_words};
+use crate::state_file::{MergeError, StateFileError, found, number, read_lines, set_once, tiling};
+
+impl ProofReport {
+    /// The format's first line.
+    pub const HEADER: &str = "bitforge-proof 1";
+
+    /// The state as a proof state file, `comments` first.
+    pub fn to_text(&self, comments: &[String]) -> String {
+        let mut lines: Vec<String> = comments.iter().map(|c| format!("# {c}")).collect();
+        lines.push(Self::HEADER.to_owned());
+        lines.push(target_line(&self.target));
+        lines.push(format!(
+            "roots {:#x} {:#x}",
+            self.roots.start, self.roots.end
+        ));
+        lines.push(format!("done {:#x}", self.done));
+        for (level, count) in self.tally.levels.iter().enumerate() {
+            lines.push(format!(
+                "level {level} {} {} {:#x}",
+                count.tested, count.passed, count.digest
+            ));
+        }
+        lines.push(format!("found-count {}", self.tally.found_count));
+        lines.push(format!("elapsed-ms {}", self.elapsed_ms));
+        if let Some(best) = &self.tally.best {
+            lines.push(format!("best {}", found_text(best)));
+        }
+        lines.extend(
+            self.tally
+                .found
+                .iter()
+                .map(|f| format!("found {}", found_text(f))),
+        );
+        let mut text = lines.join("\n");
+        text.push('\n');
+        text
+    }
+
+    /// Reads a proof state file, checking that every field fits the target and the roots (a
+    /// file that parses is one a proof can resume, a merge can use and a re-check can replay).
+    pub fn parse(text: &str) -> Result<Self, StateFileError> {
+        let mut fields = Fields::default();
+        read_lines(text, Self::HEADER, "a proof state file", &mut |words| {
+            fields.read(words)
+        })?;
+        fields.finish()
+    }
+
+    /// Combines the certificates of chunks that together cover one range of roots (in any
+    /// order): the same target, every part complete, the ranges meeting end to start. The
+    /// magics listed are the `keep` smallest of those the parts list.
+    pub fn merge(parts: &[ProofReport], keep: usize) -> Result<ProofReport, MergeError> {
+        let sorted = tiling(parts, |p| {
+            let roots = u128::from(p.roots.start)..u128::from(p.roots.end);
+            (p.target, roots, p.complete())
+        })?;
+        let (start, end) = (sorted[0].roots.start, sorted[sorted.len() - 1].roots.end);
+        let levels = sorted[0].tally.levels.len();
+        let mut merged = ProofReport {
+            target: sorted[0].target,
+            roots: start..end,
+            done: end,
+            tally: Tally::new(levels),
+            elapsed_ms: 0,
+        };
+        for part in sorted {
+            merged.tally.absorb(&part.tally, keep);
+            merged.elapsed_ms = merged.elapsed_ms.saturating_add(part.elapsed_ms);
+        }
+        Ok(merged)
+    }
+}
+
+/// The fields of a file as they are read.
+#[derive(Default)]
+struct Fields {
+    target: Option<Target>,
+    roots: Option<Range<u64>>,
+    done: Option<u64>,
+    levels: Vec<LevelCount>,
+    found_count: Option<u64>,
+    elapsed_ms: Option<u64>,
+    best: Option<Found>,
+    found: Vec<Found>,
+}
+
+fn root(text: &str) -> Result<u64, String> {
+    u64::try_from(number(text)?).map_err(|_| format!("'{text}' is past every root"))
+}
+
+fn count(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| format!("'{text}' is not a count"))
+}
+
+impl Fields {
+    fn read(&mut self, words: &[&str]) -> Result<(), String> {
+        match words {
+            ["target", rest @ ..] => set_once(&mut self.target, target_words(rest)?, "target"),
+            ["roots", start, end] => set_once(&mut self.roots, root(start)?..root(end)?, "roots"),
+            ["done", done] => set_once(&mut self.done, root(done)?, "done"),
+            ["level", level, tested, passed, digest] => {
+                if level.parse::<usize>() != Ok(self.levels.len()) {
+                    return Err(format!(
+                        "expected level {} here, not '{level}'",
+                        self.levels.len()
+                    ));
+                }
+                if self.levels.len() >= 64 {
+                    return Err("more than 64 level lines".to_owned());
+                }
+                let digest = u64::try_from(number(digest)?)
+                    .map_err(|_| format!("'{digest}' is not a 64-bit digest"))?;
+                self.levels.push(LevelCount {
+                    tested: count(tested)?,
+                    passed: count(passed)?,
+                    digest,
+                });
+                Ok(())
+            }
+            ["found-count", n] => set_once(&mut self.found_count, count(n)?, "found-count"),
+            ["elapsed-ms", n] => set_once(&mut self.elapsed_ms, count(n)?, "elapsed-ms"),
+            ["best", rest @ ..] => set_once(&mut self.best, found(rest)?, "best"),
+            ["found", rest @ ..] => {
+                if self.found.len() >= MAX_FOUND_LINES {
+                    return Err(format!("more than {MAX_FOUND_LINES} 'found' lines"));
+                }
+                self.found.push(found(rest)?);
+                Ok(())
+            }
+            [key, ..] => Err(format!(
+                "unknown or malformed line '{key} ...' (expected target, roots, done, level, \
+                 found-count, elapsed-ms, best or found)"
+            )),
+            [] => Ok(()),
+        }
+    }
+
+    fn finish(self) -> Result<ProofReport, StateFileError> {
+        let missing = |key: &str| StateFileError {
+            line: 0,
+            message: format!("the '{key}' line is missing"),
+        };
+        let wrong = |message: String| StateFileError { line: 0, message };
+        let target = self.target.ok_or_else(|| missing("target"))?;
+        let roots = self.roots.ok_or_else(|| missing("roots"))?;
+        let done = self.done.ok_or_else(|| missing("done"))?;
+        let found_count = self.found_count.ok_or_else(|| missing("found-count"))?;
+        let fresh = ProofReport::new(target, roots.clone()).map_err(|e| wrong(e.to_string()))?;
+        if fresh.roots != roots {
+            return Err(wrong(format!(
+                "the roots {:#x}..{:#x} are not inside the target's 0x0..{:#x}",
+                roots.start,
+                roots.end,
+                ProofReport::root_count(target).unwrap_or(0)
+            )));
+        }
+        if !(roots.start..=roots.end).contains(&done) {
+            return Err(wrong(format!("done {done:#x} is outside the roots")));
+        }
+        if self.levels.len() != fresh.tally.levels.len() {
+            return Err(wrong(format!(
+                "{} level lines: the target's tree has {} levels",
+                self.levels.len(),
+                fresh.tally.levels.len()
+            )));
+        }
+        // No level tests more than every child of the nodes that passed above it, and the
+        // root level no more than the roots covered (once each when it is the first level):
+        // counts that cannot wrap when merged.
+        let root_level = ProofReport::root_level(target).map_err(|e| wrong(e.to_string()))?;
+        let covered = done - roots.start;
+        let mut most = u64::MAX;
+        for (level, count) in self.levels.iter().enumerate() {
+            if level == root_level {
+                most = most.min(covered);
+            }
+            let exact = level == 0 && root_level == 0;
+            let fits = count.tested <= most && (!exact || count.tested == covered);
+            if !fits || count.passed > count.tested {
+                return Err(wrong(format!(
+                    "level {level}: {} tested and {} passed cannot follow from the roots and \
+                     the level above",
+                    count.tested, count.passed
+                )));
+            }
+            most = count.passed.saturating_mul(fresh.children_below(level));
+        }
+        let last_passed = self.levels.last().map_or(0, |c| c.passed);
+        if found_count != last_passed
+            || (found_count as u128) < self.found.len() as u128
+            || (found_count > 0) != self.best.is_some()
+        {
+            return Err(wrong(
+                "found-count disagrees with the last level and the 'found' and 'best' lines"
+                    .to_owned(),
+            ));
+        }
+        let slots = 1usize << target.bits();
+        let period = target.period();
+        for f in self.best.iter().chain(&self.found) {
+            if u128::from(f.magic) >= period || f.lowest > f.highest || f.highest >= slots {
+                return Err(wrong(format!(
+                    "{} does not fit the period and {} index bits",
+                    found_text(f),
+                    target.bits()
+                )));
+            }
+        }
+        if !self.found.windows(2).all(|w| w[0].magic < w[1].magic) {
+            return Err(wrong(
+                "the 'found' lines are not in increasing order".to_owned(),
+            ));
+        }
+        Ok(ProofReport {
+            target,
+            roots,
+            done,
+            tally: Tally {
+                levels: self.levels,
+                found_count,
+                found: self.found,
+                best: self.best,
+            },
+            elapsed_ms: self.elapsed_ms.unwrap_or(0),
+        })
+    }
+}

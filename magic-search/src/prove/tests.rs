@@ -1,0 +1,196 @@
+//! Tests of the prover: what it finds against the exhaustive hunt, its certificate's re-check,
+//! chunks, resumption and the state file.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bitforge_index::{Scheme, SliderKind};
+
+use super::*;
+use crate::hunt::{HuntReport, hunt};
+
+const C8: u8 = 58;
+const D8: u8 = 59;
+const E8: u8 = 60;
+
+fn bishop(square: u8, bits: u8) -> Target {
+    Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap()
+}
+
+/// A whole proof of `roots`, its time left out (runs compare equal whatever they took).
+fn run(target: Target, roots: Range<u64>, threads: usize, keep: usize) -> ProofReport {
+    let report = ProofReport::new(target, roots).unwrap();
+    let mut report = prove(
+        report,
+        threads,
+        keep,
+        &|_| {},
+        &|_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    report.elapsed_ms = 0;
+    report
+}
+
+fn whole(target: Target) -> Range<u64> {
+    0..ProofReport::root_count(target).unwrap()
+}
+
+#[test]
+fn the_prover_finds_every_magic_the_exhaustive_hunt_finds() {
+    for bits in [5, 6] {
+        let target = bishop(D8, bits);
+        let keep = 300;
+        let proof = run(target, whole(target), 2, keep);
+        let exhaustive = hunt(
+            HuntReport::new(target, target.space()),
+            2,
+            keep,
+            &|_| {},
+            &|_| {},
+            &AtomicBool::new(false),
+        );
+        assert!(proof.complete() && proof.is_whole_space());
+        assert!(proof.tally.found_count > 0);
+        assert_eq!(
+            proof.tally.found_count, exhaustive.found_count,
+            "{bits} bits"
+        );
+        assert_eq!(proof.tally.found, exhaustive.found, "{bits} bits");
+        assert_eq!(proof.tally.best, exhaustive.best, "{bits} bits");
+        assert_eq!(proof.candidates_covered(), target.period());
+    }
+}
+
+#[test]
+fn the_published_bishop_proofs_are_reproduced_and_recheck() {
+    // Fiekas (2017): no 4-bit magic for bishop c8, d8 or e8.
+    for square in [C8, D8, E8] {
+        let proof = run(bishop(square, 4), whole(bishop(square, 4)), 2, 16);
+        assert!(proof.proves_none() && proof.is_whole_space(), "{square}");
+        // Far fewer nodes than candidates: the point of pruning.
+        let nodes: u64 = proof.tally.levels.iter().map(|l| l.tested).sum();
+        assert!(
+            u128::from(nodes) * 20 < proof.candidates_covered(),
+            "{square}: {nodes}"
+        );
+        // The replay is slower: d8's tree (2.7 million nodes) is enough to show it agrees.
+        if square == D8 {
+            assert_eq!(proof.recheck(), Ok(()));
+        }
+    }
+}
+
+#[test]
+fn a_certificate_that_differs_anywhere_fails_its_recheck() {
+    // A few roots of a square with magics: every field of the certificate is exercised.
+    let target = bishop(D8, 5);
+    let proof = run(target, 0x400..0x480, 1, 8);
+    assert!(proof.tally.found_count > 8);
+    assert_eq!(proof.recheck(), Ok(()));
+    for level in 0..proof.tally.levels.len() {
+        let mut forged = proof.clone();
+        forged.tally.levels[level].digest ^= 1;
+        assert!(
+            matches!(forged.recheck(), Err(RecheckError::Level { level: l, .. }) if l == level),
+            "level {level}"
+        );
+    }
+    let mut forged = proof.clone();
+    forged.tally.found.remove(0);
+    assert!(matches!(forged.recheck(), Err(RecheckError::Magics { .. })));
+    // A proof that claims fewer roots than it walked: the replay stops where it says.
+    let mut forged = proof;
+    forged.done -= 1;
+    assert!(forged.recheck().is_err());
+}
+
+#[test]
+fn chunks_threads_and_resumption_give_the_single_runs_certificate() {
+    let target = bishop(D8, 5);
+    let roots = whole(target);
+    let single = run(target, roots.clone(), 1, 16);
+    assert_eq!(run(target, roots.clone(), 2, 16), single);
+
+    let cut = roots.end / 3;
+    let parts = [
+        run(target, cut..2 * cut, 2, 16),
+        run(target, 0..cut, 1, 16),
+        run(target, 2 * cut..roots.end, 2, 16),
+    ];
+    assert_eq!(ProofReport::merge(&parts, 16), Ok(single.clone()));
+    assert!(ProofReport::merge(&parts[..2], 16).is_ok());
+    assert!(ProofReport::merge(&[parts[1].clone(), parts[2].clone()], 16).is_err());
+
+    // Stopped after some roots, saved, read back and resumed.
+    let stop = AtomicBool::new(false);
+    let seen = AtomicU64::new(0);
+    let stopped = prove(
+        ProofReport::new(target, roots).unwrap(),
+        2,
+        16,
+        &|n| {
+            if seen.fetch_add(n, Ordering::Relaxed) + n >= 100 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        &|_| {},
+        &stop,
+    )
+    .unwrap();
+    assert!(!stopped.complete() && stopped.covered() >= 100);
+    let saved = ProofReport::parse(&stopped.to_text(&[])).unwrap();
+    assert_eq!(saved, stopped);
+    let mut resumed = prove(saved, 2, 16, &|_| {}, &|_| {}, &AtomicBool::new(false)).unwrap();
+    resumed.elapsed_ms = 0;
+    assert_eq!(resumed, single);
+}
+
+#[test]
+fn black_magics_have_no_tree() {
+    let target = Target::new(SliderKind::Rook, 0, 12, Scheme::Black).unwrap();
+    let error = ProofReport::new(target, 0..1).unwrap_err();
+    assert_eq!(error, ProveError::Black);
+    assert!(error.to_string().contains("hunt"));
+}
+
+#[test]
+fn bad_proof_files_name_the_fault() {
+    let target = bishop(D8, 5);
+    let good = run(target, whole(target), 1, 4).to_text(&[]);
+    assert_eq!(
+        ProofReport::parse(&good).map(|p| p.tally.found.len()),
+        Ok(4)
+    );
+    let level1 = good.lines().find(|l| l.starts_with("level 1 ")).unwrap();
+    let cases = [
+        (
+            good.replace("bitforge-proof 1", "bitforge-proof 2"),
+            "line 1",
+        ),
+        (good.replace("roots 0x0", "roots 0x1"), "level 0"),
+        (good.replace("done 0x", "done 0x1"), "outside the roots"),
+        (good.replace(level1, ""), "expected level 1"),
+        (good.replace("found-count ", "found-count 1"), "disagrees"),
+        (
+            good.replace("target bishop d8 5", "target bishop d8 4"),
+            "does not fit",
+        ),
+        (
+            good.replace("roots 0x0 0x1000", "roots 0x0 0x2000"),
+            "not inside",
+        ),
+        (
+            good.replace("target bishop d8 5 fancy", "target rook a1 12 black"),
+            "black key",
+        ),
+        (
+            good.replace(level1, &level1.replace("level 1 ", "level 1 99999999999 ")),
+            "malformed",
+        ),
+    ];
+    for (text, expected) in cases {
+        let error = ProofReport::parse(&text).unwrap_err().to_string();
+        assert!(error.contains(expected), "{expected}: {error}");
+    }
+}

@@ -1,0 +1,158 @@
+//! Proving by pruning: the published bishop proofs with a certificate that rechecks, chunks
+//! merged into the single run's certificate, bad input and forged certificates refused.
+
+use super::*;
+
+/// The proof state in `path`, the time it took left out.
+fn proof_state(path: &Path) -> magic_search::ProofReport {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut report = magic_search::ProofReport::parse(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    report.elapsed_ms = 0;
+    report
+}
+
+#[test]
+fn prove_settles_the_published_bishop_proofs_with_a_certificate_that_rechecks() {
+    let c8 = magic_search(&["prove", "bishop", "c8", "--bits", "4"]);
+    assert!(c8.status.success(), "{}", stderr(&c8));
+    let text = stdout(&c8);
+    assert!(
+        text.contains("result: no 4-bit fancy magic exists for bishop c8 (every root of the tree)"),
+        "{text}"
+    );
+    assert!(text.contains("the 17179869184 candidates"), "{text}");
+
+    let dir = scratch("prove_d8");
+    let file = dir.join("d8.proof");
+    let output = magic_search(&[
+        "prove",
+        "bishop",
+        "d8",
+        "--bits",
+        "4",
+        "--checkpoint",
+        path_str(&file),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let recheck = magic_search(&["merge", "--recheck", path_str(&file)]);
+    assert!(recheck.status.success(), "{}", stderr(&recheck));
+    assert!(
+        stderr(&recheck).contains("rechecked: "),
+        "{}",
+        stderr(&recheck)
+    );
+    assert!(
+        stdout(&recheck).contains("no 4-bit fancy magic exists for bishop d8"),
+        "{}",
+        stdout(&recheck)
+    );
+
+    // A certificate whose level 3 claims another set of passing nodes fails the recheck (and
+    // only the recheck: its counts are consistent).
+    let saved = std::fs::read_to_string(&file).unwrap();
+    let level = saved.lines().find(|l| l.starts_with("level 3 ")).unwrap();
+    let digest = level.split_whitespace().last().unwrap();
+    let forged = saved.replace(level, &level.replace(digest, "0x1234"));
+    std::fs::write(&file, forged).unwrap();
+    assert!(magic_search(&["merge", path_str(&file)]).status.success());
+    let refused = magic_search(&["merge", "--recheck", path_str(&file)]);
+    assert_fails(&refused, 1, "does not recheck: level 3", "a forged digest");
+}
+
+#[test]
+fn proof_chunks_merge_into_the_single_runs_certificate_and_the_hunts_magics() {
+    let dir = scratch("prove_merge");
+    let prove = ["prove", "bishop", "d8", "--bits", "5", "--keep", "50"];
+    let files = run_chunks(&dir, "proof", 3, &prove);
+    let merged_file = dir.join("merged.proof");
+    let mut merge = vec![
+        "merge",
+        "--recheck",
+        "--keep",
+        "50",
+        "--out",
+        path_str(&merged_file),
+    ];
+    merge.extend(files.iter().rev().map(|f| path_str(f)));
+    let output = magic_search(&merge);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let whole_file = dir.join("whole.proof");
+    let mut single = prove.to_vec();
+    single.extend(["--checkpoint", path_str(&whole_file), "--threads", "1"]);
+    assert!(magic_search(&single).status.success());
+    let merged = proof_state(&merged_file);
+    assert_eq!(merged, proof_state(&whole_file));
+
+    // The exhaustive hunt of the same period finds the same magics.
+    let hunt_file = dir.join("whole.hunt");
+    let hunt = magic_search(&[
+        "hunt",
+        "bishop",
+        "d8",
+        "--bits",
+        "5",
+        "--keep",
+        "50",
+        "--checkpoint",
+        path_str(&hunt_file),
+    ]);
+    assert!(hunt.status.success(), "{}", stderr(&hunt));
+    let hunted = hunt_state(&hunt_file);
+    assert_eq!(merged.tally.found_count, hunted.found_count);
+    assert_eq!(merged.tally.found, hunted.found);
+    assert_eq!(merged.tally.best, hunted.best);
+
+    let gap = magic_search(&["merge", path_str(&files[0]), path_str(&files[2])]);
+    assert_fails(&gap, 2, "a chunk is missing", "merge with a gap");
+}
+
+#[test]
+fn prove_refuses_bad_input_clearly() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["prove", "rook", "a1", "--bits", "12", "--scheme", "black"],
+            "black key has bit 0 set",
+        ),
+        (
+            &[
+                "prove",
+                "bishop",
+                "d8",
+                "--bits",
+                "4",
+                "--roots",
+                "0x10000..0x20000",
+            ],
+            "past the last root",
+        ),
+        (&["prove", "bishop", "d8", "--bits", "0"], "0 index bits"),
+        (
+            &["prove", "bishop", "d8", "--bits", "4", "--roots", "5..5"],
+            "is empty",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_fails(&magic_search(args), 2, expected, &args.join(" "));
+    }
+    let dir = scratch("prove_bad");
+    let hunt_file = dir.join("d8.hunt");
+    let hunt = magic_search(&[
+        "hunt",
+        "bishop",
+        "d8",
+        "--bits",
+        "4",
+        "--checkpoint",
+        path_str(&hunt_file),
+    ]);
+    assert!(hunt.status.success());
+    let recheck = magic_search(&["merge", "--recheck", path_str(&hunt_file)]);
+    assert_fails(
+        &recheck,
+        2,
+        "--recheck is for proof files",
+        "a hunt rechecked",
+    );
+}
