@@ -22,7 +22,7 @@ pub(crate) struct Split<'s> {
 
 /// Does the blocks of `split` and folds their results into
 /// `state` in block order: `work(worker, block)` computes a block with a thread's own `worker`
-/// (made by `new_worker`), `apply` adds a result to the state, and `grown` sees the state each
+/// (made by `new_worker`), or returns `None` if it saw `stop` before finishing it, `apply` adds a result to the state, and `grown` sees the state each
 /// time it grew (from the thread that grew it: keep it short, or throttle it). Setting `stop`
 /// ends the work early; the state then holds every block before the first unfinished one, and
 /// nothing after it.
@@ -30,7 +30,7 @@ pub(crate) fn in_block_order<A: Send, W, R: Send>(
     state: A,
     split: Split<'_>,
     new_worker: impl Fn() -> W + Sync,
-    work: impl Fn(&mut W, u64) -> R + Sync,
+    work: impl Fn(&mut W, u64) -> Option<R> + Sync,
     apply: impl Fn(&mut A, R) + Sync,
     grown: impl Fn(&mut A) + Sync,
 ) -> A {
@@ -52,7 +52,10 @@ pub(crate) fn in_block_order<A: Send, W, R: Send>(
             if block >= blocks {
                 break;
             }
-            let result = work(&mut worker, block);
+            // An abandoned block (stopped part way) is never applied, nor anything after it.
+            let Some(result) = work(&mut worker, block) else {
+                break;
+            };
             let mut ledger = ledger
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -38,7 +38,10 @@ pub use pack::{
     ChooseError, IndexSpans, MAX_CHAINS, PackEffort, PackProgress, Packed, index_spans, pack,
     pack_choosing,
 };
-pub use prove::{LevelCount, ProofReport, ProveError, RecheckError, Tally, TreeShape, prove};
+pub use prove::{
+    LevelCount, ProofReport, ProveError, RecheckError, Tally, TreeEstimate, TreeShape,
+    estimate_tree, prove,
+};
 pub use reduce::{ReduceEffort, ReduceProgress, Reduced, reduce_set};
 pub use set_search::{Chunk, FindState, MAX_CHUNKS, find, find_set, search_order};
 pub use state_file::{MergeError, StateFileError};

@@ -9,7 +9,7 @@ use bitforge_index::geometry::square_name;
 use bitforge_index::{Scheme, SliderKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{ProofReport, Target, prove};
+use magic_search::{ProofReport, Target, estimate_tree, prove};
 
 use crate::Failure;
 use crate::commands::hunt::{chunk_of, parse_range, print_magics};
@@ -56,6 +56,15 @@ pub(crate) struct ProveArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
 
+    /// Do not prove: estimate the tree's size and the core time a proof would take from this
+    /// many random paths (Knuth's estimator; each path costs a few microseconds).
+    #[arg(long, value_name = "PROBES", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    estimate: Option<u64>,
+
+    /// The seed of --estimate's paths.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+
     /// How many magics to list (the smallest found); the one with the fewest slots is always
     /// listed.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
@@ -101,6 +110,9 @@ pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
     let threads = threads_or_all_cores(args.threads);
     let keep = args.keep as usize;
 
+    if let Some(probes) = args.estimate {
+        return print_estimate(target, probes, args.seed);
+    }
     let fresh = ProofReport::new(target, chunk.clone()).map_err(prove_error)?;
     let start = match &args.work.checkpoint {
         Some(path) if path.exists() => {
@@ -217,6 +229,43 @@ pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
         file.write_now(&state_text(&report))?;
         out!("written: {}", file.path().display());
     }
+    Ok(())
+}
+
+/// Estimates `target`'s tree and prints it, with the core time a proof would take.
+fn print_estimate(target: Target, probes: u64, seed: u64) -> Result<(), Failure> {
+    out!("target: {target}");
+    let progress = ProgressBar::new(probes).with_style(
+        ProgressStyle::with_template("{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} probes")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    let started = Instant::now();
+    let estimate =
+        estimate_tree(target, probes, seed, &|n| progress.inc(n)).map_err(prove_error)?;
+    progress.finish_and_clear();
+    out!(
+        "estimate: {probes} random paths (seed {seed}) in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+    out!("level   tested nodes (estimated)   ns a node");
+    for (level, (nodes, ns)) in estimate
+        .tested
+        .iter()
+        .zip(&estimate.ns_per_node)
+        .enumerate()
+    {
+        out!("{level:>5} {nodes:>26.4e} {ns:>11.1}");
+    }
+    let seconds = estimate.core_seconds();
+    out!(
+        "nodes: {:.4e}; a proof would take about {seconds:.3e} core seconds ({:.3e} core \
+         years, {:.1} hours on {} threads here)",
+        estimate.nodes(),
+        seconds / (365.25 * 86_400.0),
+        seconds / 3600.0 / threads_or_all_cores(None) as f64,
+        threads_or_all_cores(None)
+    );
     Ok(())
 }
 

@@ -373,7 +373,7 @@ pub fn hunt(
                 }
             }
             progress((end - start) as u64);
-            result
+            Some(result)
         },
         |report, ready| {
             report.record(&ready.found, ready.count, ready.best, keep);

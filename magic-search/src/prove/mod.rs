@@ -8,6 +8,7 @@
 //! code and must reproduce every count and digest; [`ProofReport::merge`] joins chunks of the
 //! roots into the whole.
 
+mod estimate;
 mod replay;
 mod state_file;
 mod tree;
@@ -17,6 +18,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::blocks::{Split, in_block_order};
 use crate::hunt::{Target, elapsed_since};
+pub use estimate::{TreeEstimate, estimate_tree};
 pub use tree::{LevelCount, ProveError, Tally};
 use tree::{Tree, Walker};
 
@@ -202,7 +204,8 @@ impl std::error::Error for RecheckError {}
 /// Continues `report`'s proof from where it stopped, on `threads` threads (at least one),
 /// keeping the `keep` smallest magics found. `progress` is called with the roots covered since
 /// its last call; `checkpoint` with the state each time it grows (throttle it); setting `stop`
-/// ends the walk early, keeping every root before the first unfinished one. The result does
+/// ends the walk early, within moments even inside a root, keeping every root before the first
+/// unfinished one. The result does
 /// not depend on the thread count, nor on where the walk was stopped and resumed.
 pub fn prove(
     report: ProofReport,
@@ -223,12 +226,12 @@ pub fn prove(
             threads,
             stop,
         },
-        || Walker::new(&tree),
+        || Walker::new(&tree, stop),
         |walker, block| {
             let mut tally = Tally::new(tree.levels.len());
-            walker.walk_root(from + block, keep, &mut tally);
+            let finished = walker.walk_root(from + block, keep, &mut tally);
             progress(1);
-            tally
+            finished.then_some(tally)
         },
         |report, tally| {
             report.tally.absorb(&tally, keep);

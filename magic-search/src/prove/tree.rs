@@ -10,6 +10,8 @@
 //! from that description).
 
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use bitforge_index::{Scheme, Subsets};
 
 use crate::engine::Found;
@@ -76,10 +78,13 @@ impl Tree {
             if above == 0 {
                 occupancies.insert(0, 0);
             }
-            let refs = occupancies
+            let mut refs: Vec<(u64, u64)> = occupancies
                 .into_iter()
                 .map(|o| (target.scheme().key(o, mask), ray_attacks(kind, square, o)))
                 .collect();
+            // Fewer blockers first: their attacks are the ones fewest occupancies share, so a
+            // residue that fails shows it sooner (measured in results/analysis.md).
+            refs.sort_by_key(|&(key, _)| key.count_ones());
             levels.push(Level {
                 square: position,
                 modulus_bits: 64 - u32::from(position),
@@ -193,61 +198,82 @@ impl Tally {
     }
 }
 
-/// A slot of the table being filled: the attacks it holds and the node that put them there
-/// (`stamp`: a node number times 64 plus its level).
+/// A slot of the table being filled: the attacks it holds and who put them there
+/// ([`ON_PATH`], or the number of the node being tested).
 #[derive(Clone, Copy, Default)]
 struct Slot {
     attacks: u64,
     stamp: u64,
 }
 
-/// One thread's walker: a table shared by every node of the path being walked, each slot
-/// valid while the node that filled it is on the path (so nothing is ever cleared).
+/// The stamp of a slot filled by a node on the walk's current path: valid until that node's
+/// subtree is done. 0 marks a slot never filled; tested nodes are numbered from 2, so a slot a
+/// failed node filled is stale as soon as the next node is tested, without being cleared.
+const ON_PATH: u64 = 1;
+
+/// One thread's walker: a table shared by every node of the path being walked.
 pub(crate) struct Walker<'t> {
     tree: &'t Tree,
+    /// Set to abandon the walk (checked between children).
+    stop: &'t AtomicBool,
     slots: Vec<Slot>,
-    path: [u64; 64],
-    nodes: u64,
+    /// The number of the node last tested (its stamp).
+    node: u64,
+    /// Per level, the slots the path's node at that level filled: emptied when its subtree is
+    /// done.
+    filled: Vec<Vec<usize>>,
     shift: u32,
 }
 
 impl<'t> Walker<'t> {
-    pub(crate) fn new(tree: &'t Tree) -> Self {
+    pub(crate) fn new(tree: &'t Tree, stop: &'t AtomicBool) -> Self {
         let bits = tree.target.bits();
         Walker {
             tree,
+            stop,
             slots: vec![Slot::default(); 1 << bits],
-            path: [u64::MAX; 64],
-            nodes: 0,
+            node: ON_PATH,
+            filled: tree
+                .levels
+                .iter()
+                .map(|level| Vec::with_capacity(level.refs.len()))
+                .collect(),
             shift: 64 - u32::from(bits),
         }
     }
 
-    /// Walks the subtree of root `residue`, adding to `tally`. The root's ancestors are placed
-    /// first; each is counted by one root only, the one whose residue equals the ancestor's
-    /// (the first of its descendants), so that the counts of all roots add up to one walk of
-    /// the whole tree.
-    pub(crate) fn walk_root(&mut self, residue: u64, keep: usize, tally: &mut Tally) {
-        for level in 0..self.tree.root_level {
+    /// Walks the subtree of root `residue`, adding to `tally`; `false` if the walk was stopped
+    /// before the end (the tally is then partial). The root's ancestors are placed first; each
+    /// is counted by one root only, the one whose residue equals the ancestor's (the first of
+    /// its descendants), so that the counts of all roots add up to one walk of the whole tree.
+    pub(crate) fn walk_root(&mut self, residue: u64, keep: usize, tally: &mut Tally) -> bool {
+        let root_level = self.tree.root_level;
+        let mut entered = 0;
+        while entered <= root_level {
+            let level = entered;
             let bits = self.tree.levels[level].modulus_bits;
-            let ancestor = residue & ((1u64 << bits) - 1);
-            let passes = self.place(level, ancestor);
-            if residue == ancestor {
-                count_node(tally, level, ancestor, passes);
+            let node = residue & ((1u64 << bits) - 1);
+            let passes = self.place(level, node);
+            if level == root_level || residue == node {
+                count_node(tally, level, node, passes);
             }
             if !passes {
-                return;
+                break;
             }
+            self.enter(level, node);
+            entered += 1;
         }
-        self.walk(self.tree.root_level, residue, keep, tally);
+        let finished = entered <= root_level || self.below(root_level, residue, keep, tally);
+        for level in (0..entered).rev() {
+            self.leave(level);
+        }
+        finished
     }
 
-    fn walk(&mut self, level: usize, residue: u64, keep: usize, tally: &mut Tally) {
-        let passes = self.place(level, residue);
-        count_node(tally, level, residue, passes);
-        if !passes {
-            return;
-        }
+    /// Walks the children of a node of `level` that passed and is on the path (or records it
+    /// as a magic at the last level); `false` if stopped part way. Every child is tested: they
+    /// are counted at once, those that pass one by one.
+    fn below(&mut self, level: usize, residue: u64, keep: usize, tally: &mut Tally) -> bool {
         if level + 1 == self.tree.levels.len() {
             let check = check_magic(self.tree.target, residue)
                 .expect("a residue that passes every level is a magic");
@@ -257,27 +283,41 @@ impl<'t> Walker<'t> {
                 highest: check.highest,
             };
             tally.add_found(found, keep);
-            return;
+            return true;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return false;
         }
         let (children, step) = self.tree.children(level);
+        tally.levels[level + 1].tested += children;
         for child in 0..children {
-            self.walk(level + 1, residue + child * step, keep, tally);
+            let residue = residue + child * step;
+            if self.place(level + 1, residue) {
+                let count = &mut tally.levels[level + 1];
+                count.passed += 1;
+                count.digest = count.digest.wrapping_add(node_digest(level + 1, residue));
+                self.enter(level + 1, residue);
+                let finished = self.below(level + 1, residue, keep, tally);
+                self.leave(level + 1);
+                if !finished {
+                    return false;
+                }
+            }
         }
+        true
     }
 
-    /// Puts the level's new occupancies in the table for `residue`: `false` at the first
-    /// destructive collision.
+    /// Tests the node `residue` of `level` under the path's entries: puts the level's new
+    /// occupancies in the table, `false` at the first destructive collision.
     #[inline]
-    fn place(&mut self, level: usize, residue: u64) -> bool {
-        self.nodes += 1;
-        let stamp = self.nodes << 6 | level as u64;
-        self.path[level] = stamp;
+    pub(crate) fn place(&mut self, level: usize, residue: u64) -> bool {
+        self.node += 1;
+        let stamp = self.node;
         let last = self.slots.len() - 1;
         for &(key, attacks) in &self.tree.levels[level].refs {
             // The shift leaves at most `bits` bits: the mask only spares the bounds check.
             let slot = &mut self.slots[(key.wrapping_mul(residue) >> self.shift) as usize & last];
-            let owner = (slot.stamp & 63) as usize;
-            if owner <= level && self.path[owner] == slot.stamp {
+            if slot.stamp == ON_PATH || slot.stamp == stamp {
                 if slot.attacks != attacks {
                     return false;
                 }
@@ -286,5 +326,26 @@ impl<'t> Walker<'t> {
             }
         }
         true
+    }
+
+    /// Puts the node just placed (which passed) on the path at `level`: its entries stay valid
+    /// for its subtree.
+    pub(crate) fn enter(&mut self, level: usize, residue: u64) {
+        let (stamp, last) = (self.node, self.slots.len() - 1);
+        let filled = &mut self.filled[level];
+        for &(key, _) in &self.tree.levels[level].refs {
+            let at = (key.wrapping_mul(residue) >> self.shift) as usize & last;
+            if self.slots[at].stamp == stamp {
+                self.slots[at].stamp = ON_PATH;
+                filled.push(at);
+            }
+        }
+    }
+
+    /// Takes the path's node at `level` off the path, emptying the slots it filled.
+    pub(crate) fn leave(&mut self, level: usize) {
+        for at in self.filled[level].drain(..) {
+            self.slots[at].stamp = 0;
+        }
     }
 }

@@ -156,3 +156,29 @@ fn prove_refuses_bad_input_clearly() {
         "a hunt rechecked",
     );
 }
+
+#[test]
+fn ctrl_c_stops_a_proof_inside_a_root_at_once_and_saves_what_is_whole() {
+    // Rook a1's roots hold about 10^13 nodes each: no root ends before the signal.
+    let dir = scratch("prove_stop");
+    let file = dir.join("a1.proof");
+    let child = Command::new(env!("CARGO_BIN_EXE_magic-search"))
+        .args(["prove", "rook", "a1", "--bits", "11", "--roots", "0x8000..0x8010"])
+        .args(["--checkpoint", path_str(&file)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let signalled = std::time::Instant::now();
+    let output = stop(child, "INT");
+    assert!(
+        signalled.elapsed().as_secs() < 5,
+        "took {:?} to stop",
+        signalled.elapsed()
+    );
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("the same command resumes it"));
+    let saved = proof_state(&file);
+    assert_eq!((saved.done, saved.tally.levels[0].tested), (0x8000, 0));
+}

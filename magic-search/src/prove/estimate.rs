@@ -1,0 +1,127 @@
+//! How big a proof's tree is before walking it: Knuth's estimator (1975). Each probe follows
+//! one random path from a root, testing every child of each node it passes through; the
+//! product of the numbers of passing children along the path, times the children tested at
+//! each level, is an unbiased estimate of the nodes each level will test. The probes also time
+//! the tests, per level, so that the estimate comes with the core time the walk would take.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+use super::tree::{Tree, Walker};
+use super::{ProveError, Target};
+
+/// What [`estimate_tree`] measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeEstimate {
+    /// Random paths followed.
+    pub probes: u64,
+    /// Per level, the nodes a whole proof would test (level 0 exactly: all its residues).
+    pub tested: Vec<f64>,
+    /// Per level, the nanoseconds one node's test took while probing (0 where none was
+    /// tested).
+    pub ns_per_node: Vec<f64>,
+}
+
+impl TreeEstimate {
+    /// Nodes the whole proof would test.
+    pub fn nodes(&self) -> f64 {
+        self.tested.iter().sum()
+    }
+
+    /// Seconds one core would spend on the whole proof, at the measured cost per node.
+    pub fn core_seconds(&self) -> f64 {
+        let ns: f64 = self
+            .tested
+            .iter()
+            .zip(&self.ns_per_node)
+            .map(|(nodes, ns)| nodes * ns)
+            .sum();
+        ns / 1e9
+    }
+}
+
+/// Estimates the tree of `target` from `probes` random paths drawn with `seed`; `progress` is
+/// called with the probes done since its last call.
+pub fn estimate_tree(
+    target: Target,
+    probes: u64,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> Result<TreeEstimate, ProveError> {
+    let tree = Tree::new(target)?;
+    let levels = tree.levels.len();
+    let never = AtomicBool::new(false);
+    let mut walker = Walker::new(&tree, &never);
+    let mut tested = vec![0.0; levels];
+    let (mut nanos, mut timed) = (vec![0u128; levels], vec![0u64; levels]);
+
+    // Level 0 exactly: every residue, and which pass.
+    let roots = 1u64 << tree.levels[0].modulus_bits;
+    let started = Instant::now();
+    let passing_roots: Vec<u64> = (0..roots).filter(|&r| walker.place(0, r)).collect();
+    nanos[0] = started.elapsed().as_nanos();
+    timed[0] = roots;
+    tested[0] = roots as f64;
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut passing = Vec::new();
+    let pick = |rng: &mut Xoshiro256PlusPlus, among: &[u64]| {
+        among[(rng.next_u64() % among.len() as u64) as usize]
+    };
+    for probe in 0..probes {
+        if passing_roots.is_empty() {
+            break;
+        }
+        let mut weight = passing_roots.len() as f64;
+        let mut node = pick(&mut rng, &passing_roots);
+        walker.place(0, node);
+        walker.enter(0, node);
+        let mut entered = 1;
+        for level in 0..levels - 1 {
+            let (children, step) = tree.children(level);
+            tested[level + 1] += weight * children as f64;
+            let started = Instant::now();
+            passing.clear();
+            passing.extend(
+                (0..children)
+                    .map(|c| node + c * step)
+                    .filter(|&child| walker.place(level + 1, child)),
+            );
+            nanos[level + 1] += started.elapsed().as_nanos();
+            timed[level + 1] += children;
+            if passing.is_empty() {
+                break;
+            }
+            weight *= passing.len() as f64;
+            node = pick(&mut rng, &passing);
+            // Tested again: the children tested after it may have replaced its entries.
+            walker.place(level + 1, node);
+            walker.enter(level + 1, node);
+            entered += 1;
+        }
+        for level in (0..entered).rev() {
+            walker.leave(level);
+        }
+        if probe % 1024 == 1023 {
+            progress(1024);
+        }
+    }
+    progress(probes % 1024);
+    let runs = probes.max(1) as f64;
+    for estimate in &mut tested[1..] {
+        *estimate /= runs;
+    }
+    let ns_per_node = nanos
+        .iter()
+        .zip(&timed)
+        .map(|(&ns, &n)| if n == 0 { 0.0 } else { ns as f64 / n as f64 })
+        .collect();
+    Ok(TreeEstimate {
+        probes,
+        tested,
+        ns_per_node,
+    })
+}
