@@ -163,7 +163,15 @@ fn ctrl_c_stops_a_proof_inside_a_root_at_once_and_saves_what_is_whole() {
     let dir = scratch("prove_stop");
     let file = dir.join("a1.proof");
     let child = Command::new(env!("CARGO_BIN_EXE_magic-search"))
-        .args(["prove", "rook", "a1", "--bits", "11", "--roots", "0x8000..0x8010"])
+        .args([
+            "prove",
+            "rook",
+            "a1",
+            "--bits",
+            "11",
+            "--roots",
+            "0x8000..0x8010",
+        ])
         .args(["--checkpoint", path_str(&file)])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
