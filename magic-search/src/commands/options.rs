@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use indicatif::HumanDuration;
+
 use magic_search::Budget;
 
 /// The search threads asked for, or all cores.
@@ -41,6 +43,19 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
         }
     };
     Duration::try_from_secs_f64(seconds).map_err(|error| format!("'{text}': {error}"))
+}
+
+/// A duration for people, past what `Duration` holds (a 2^63 period at a billion a second is
+/// centuries).
+pub(crate) fn human(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 24.0 * 3600.0;
+    if seconds >= YEAR {
+        format!("{:.1} years", seconds / YEAR)
+    } else if seconds < 1.0 {
+        "under a second".to_owned()
+    } else {
+        HumanDuration(Duration::from_secs_f64(seconds.max(0.0))).to_string()
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use magic_search::{ProofReport, Target, estimate_tree, prove};
 
 use crate::Failure;
 use crate::commands::hunt::{chunk_of, parse_range, print_magics};
-use crate::commands::options::threads_or_all_cores;
+use crate::commands::options::{human, threads_or_all_cores};
 use crate::commands::resumable::{
     Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
 };
@@ -258,13 +258,13 @@ fn print_estimate(target: Target, probes: u64, seed: u64) -> Result<(), Failure>
         out!("{level:>5} {nodes:>26.4e} {ns:>11.1}");
     }
     let seconds = estimate.core_seconds();
+    let threads = threads_or_all_cores(None);
     out!(
-        "nodes: {:.4e}; a proof would take about {seconds:.3e} core seconds ({:.3e} core \
-         years, {:.1} hours on {} threads here)",
+        "nodes: {:.4e}; a proof would take about {seconds:.3e} core seconds: {} on one core, \
+         {} on the {threads} threads here",
         estimate.nodes(),
-        seconds / (365.25 * 86_400.0),
-        seconds / 3600.0 / threads_or_all_cores(None) as f64,
-        threads_or_all_cores(None)
+        human(seconds),
+        human(seconds / threads as f64)
     );
     Ok(())
 }

@@ -1,22 +1,26 @@
-//! `magic-search status`: the progress of many hunt chunks at a glance.
+//! `magic-search status`: the progress of many hunt or proof chunks at a glance.
 
+use core::ops::Range;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
 use indicatif::HumanDuration;
-use magic_search::{HuntReport, HuntStatus};
+use magic_search::{HuntReport, HuntStatus, ProofReport};
 
 use crate::Failure;
-use crate::commands::hunt;
+use crate::commands::options::human;
+use crate::commands::resumable::{header, read_text};
+use crate::commands::{hunt, prove};
 
-/// Sum up the state files of a hunt's chunks (complete or still running): candidates covered,
-/// gaps (chunks with no file yet), magics found, the rate and the time left. Files of several
-/// targets are summed per target.
+/// Sum up the state files of a hunt's or a proof's chunks (complete or still running):
+/// candidates (a proof's roots) covered, gaps (chunks with no file yet), magics found, the rate
+/// and the time left. Files of several targets are summed per target. A proof's roots vary in
+/// size, so its time left is a rough guide (`prove --estimate` gives a better one).
 #[derive(Debug, Args)]
 pub(crate) struct StatusArgs {
-    /// The chunks' hunt state files (their --checkpoint files), in any order.
+    /// The chunks' hunt or proof state files (their --checkpoint files), in any order.
     #[arg(required = true)]
     files: Vec<PathBuf>,
 
@@ -25,29 +29,110 @@ pub(crate) struct StatusArgs {
     list: usize,
 }
 
-pub(crate) fn run(args: &StatusArgs) -> Result<(), Failure> {
-    let mut by_target: BTreeMap<String, Vec<(PathBuf, HuntReport)>> = BTreeMap::new();
-    for path in &args.files {
-        let report = hunt::read_state(path)?;
-        by_target
-            .entry(report.target.to_string())
-            .or_default()
-            .push((path.clone(), report));
+/// A chunk's file: a hunt's or a proof's.
+#[derive(Clone)]
+enum Chunk {
+    Hunt(HuntReport),
+    Proof(ProofReport),
+}
+
+impl Chunk {
+    fn read(path: &Path) -> Result<Chunk, Failure> {
+        let text = read_text(path, "a state file")?;
+        if header(&text) == ProofReport::HEADER {
+            prove::read_state(path).map(Chunk::Proof)
+        } else {
+            hunt::read_state(path).map(Chunk::Hunt)
+        }
     }
-    for (name, files) in &by_target {
-        let reports: Vec<HuntReport> = files.iter().map(|(_, report)| report.clone()).collect();
-        let status = HuntStatus::of(&reports).expect("grouped by target");
+
+    /// The group it is summed in: what it is a chunk of.
+    fn group(&self) -> String {
+        match self {
+            Chunk::Hunt(report) => format!("hunt of {}", report.target),
+            Chunk::Proof(report) => format!("proof of {}", report.target),
+        }
+    }
+
+    fn complete(&self) -> bool {
+        match self {
+            Chunk::Hunt(report) => report.complete(),
+            Chunk::Proof(report) => report.complete(),
+        }
+    }
+
+    /// The range, and the covered share of it.
+    fn progress(&self) -> (Range<u128>, f64) {
+        let (range, covered) = match self {
+            Chunk::Hunt(report) => (report.range.clone(), report.covered()),
+            Chunk::Proof(report) => (
+                u128::from(report.roots.start)..u128::from(report.roots.end),
+                u128::from(report.covered()),
+            ),
+        };
+        let length = range.end - range.start;
+        let share = if length == 0 {
+            1.0
+        } else {
+            covered as f64 / length as f64
+        };
+        (range, share)
+    }
+}
+
+pub(crate) fn run(args: &StatusArgs) -> Result<(), Failure> {
+    let mut by_group: BTreeMap<String, Vec<(PathBuf, Chunk)>> = BTreeMap::new();
+    for path in &args.files {
+        let chunk = Chunk::read(path)?;
+        by_group
+            .entry(chunk.group())
+            .or_default()
+            .push((path.clone(), chunk));
+    }
+    for (name, files) in &by_group {
+        let chunks = files.iter().map(|(_, chunk)| chunk.clone());
+        let status = match &files[0].1 {
+            Chunk::Hunt(_) => HuntStatus::of(
+                &chunks
+                    .filter_map(|c| {
+                        if let Chunk::Hunt(r) = c {
+                            Some(r)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            Chunk::Proof(_) => HuntStatus::of_proofs(
+                &chunks
+                    .filter_map(|c| {
+                        if let Chunk::Proof(r) = c {
+                            Some(r)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        }
+        .expect("grouped by kind and target");
         print_status(name, &status)?;
-        let mut incomplete: Vec<&(PathBuf, HuntReport)> =
-            files.iter().filter(|(_, r)| !r.complete()).collect();
-        incomplete.sort_by(|a, b| share(&a.1).total_cmp(&share(&b.1)));
-        for (path, report) in incomplete.iter().take(args.list) {
+        let mut incomplete: Vec<(&PathBuf, Range<u128>, f64)> = files
+            .iter()
+            .filter(|(_, chunk)| !chunk.complete())
+            .map(|(path, chunk)| {
+                let (range, share) = chunk.progress();
+                (path, range, share)
+            })
+            .collect();
+        incomplete.sort_by(|a, b| a.2.total_cmp(&b.2));
+        for (path, range, share) in incomplete.iter().take(args.list) {
             out!(
                 "  incomplete: {} {:.1}% of {:#x}..{:#x}",
                 path.display(),
-                100.0 * share(report),
-                report.range.start,
-                report.range.end
+                100.0 * share,
+                range.start,
+                range.end
             );
         }
         if incomplete.len() > args.list {
@@ -55,16 +140,6 @@ pub(crate) fn run(args: &StatusArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-/// The covered share of a file's range.
-fn share(report: &HuntReport) -> f64 {
-    let length = report.range.end - report.range.start;
-    if length == 0 {
-        1.0
-    } else {
-        report.covered() as f64 / length as f64
-    }
 }
 
 fn print_status(name: &str, status: &HuntStatus) -> Result<(), Failure> {
@@ -79,21 +154,27 @@ fn print_status(name: &str, status: &HuntStatus) -> Result<(), Failure> {
         100.0 * status.covered as f64 / status.total as f64
     };
     out!(
-        "  covered: {:#x} of the files' {:#x} candidates ({percent:.2}%)",
+        "  covered: {:#x} of the files' {:#x} {} ({percent:.2}%)",
         status.covered,
-        status.total
+        status.total,
+        status.unit
     );
     if status.overlapping {
         out!("  overlap: some files' ranges overlap (two different splits? merge refuses them)");
     }
+    let space = if status.unit == "roots" {
+        "every root"
+    } else {
+        "the whole period"
+    };
     if status.spans_the_period() {
-        out!("  span: the files hold the whole period without a gap");
+        out!("  span: the files hold {space} without a gap");
     } else {
         out!(
-            "  span: {:#x}..{:#x} of the period 0x0..{:#x}",
+            "  span: {:#x}..{:#x} of {space}, 0x0..{:#x}",
             status.span.start,
             status.span.end,
-            status.target.period()
+            status.whole
         );
     }
     if !status.gaps.is_empty() {
@@ -124,15 +205,17 @@ fn print_status(name: &str, status: &HuntStatus) -> Result<(), Failure> {
     match (status.rate(), status.seconds_left()) {
         (Some(rate), Some((one, at_once))) => {
             out!(
-                "  rate: {:.1} million candidates per second per process ({} of hunting)",
+                "  rate: {:.1} million {} per second per process ({} of work)",
                 rate / 1e6,
+                status.unit,
                 HumanDuration(Duration::from_millis(status.elapsed_ms))
             );
             if status.left > 0 {
                 out!(
-                    "  left: {:#x} candidates: {} in one process, {} with every incomplete file \
-                     hunting at once",
+                    "  left: {:#x} {}: {} in one process, {} with every incomplete file \
+                     running at once",
                     status.left,
+                    status.unit,
                     human(one),
                     human(at_once)
                 );
@@ -144,17 +227,4 @@ fn print_status(name: &str, status: &HuntStatus) -> Result<(), Failure> {
         ),
     }
     Ok(())
-}
-
-/// A duration for people, past what `Duration` holds (a 2^63 period at a billion a second is
-/// centuries).
-fn human(seconds: f64) -> String {
-    const YEAR: f64 = 365.25 * 24.0 * 3600.0;
-    if seconds >= YEAR {
-        format!("{:.1} years", seconds / YEAR)
-    } else if seconds < 1.0 {
-        "under a second".to_owned()
-    } else {
-        HumanDuration(Duration::from_secs_f64(seconds.max(0.0))).to_string()
-    }
 }

@@ -1,21 +1,27 @@
-//! What many chunks of one hunt add up to: covered, found, rate and time left.
+//! What many chunks of one hunt or proof add up to: covered, found, rate and time left.
 
 use core::ops::Range;
 
 use crate::engine::Found;
 use crate::hunt::{HuntReport, Target, fewest_slots};
+use crate::prove::ProofReport;
 
-/// The progress of the state files of one hunt target, read together (any number, in any
-/// order, complete or not): what a status view prints for a thousand chunks.
+/// The progress of the state files of one hunt target, or of one proof target, read together
+/// (any number, in any order, complete or not): what a status view prints for a thousand
+/// chunks. A hunt counts candidates, a proof roots ([`unit`](Self::unit)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HuntStatus {
-    /// What is hunted.
+    /// What is hunted or proved.
     pub target: Target,
+    /// What the ranges count: `"candidates"` (hunts) or `"roots"` (proofs).
+    pub unit: &'static str,
+    /// The whole space in that unit: the period, or every root of the proof's tree.
+    pub whole: u128,
     /// Files read.
     pub files: usize,
     /// Files whose range is covered.
     pub complete: usize,
-    /// The candidates of the files' ranges, and how many of them are covered.
+    /// The candidates (roots) of the files' ranges, and how many of them are covered.
     pub total: u128,
     /// See [`total`](Self::total).
     pub covered: u128,
@@ -30,15 +36,27 @@ pub struct HuntStatus {
     pub found_count: u64,
     /// See [`found_count`](Self::found_count).
     pub best: Option<Found>,
-    /// Candidates tested (covered, less those below the lower bound, skipped at once) and the
-    /// milliseconds it took, over every file.
+    /// Candidates tested (covered, less those below the lower bound, skipped at once; for
+    /// proofs the roots walked) and the milliseconds it took, over every file.
     pub tested: u128,
     /// See [`tested`](Self::tested).
     pub elapsed_ms: u64,
-    /// Candidates still to test, over every file, and in the file with the most left.
+    /// Candidates (roots) still to do, over every file, and in the file with the most left.
     pub left: u128,
     /// See [`left`](Self::left).
     pub most_left_in_one: u128,
+}
+
+/// What one file contributes to a status.
+struct ChunkFacts {
+    range: Range<u128>,
+    covered: u128,
+    complete: bool,
+    found_count: u64,
+    best: Option<Found>,
+    tested: u128,
+    elapsed_ms: u64,
+    left: u128,
 }
 
 impl HuntStatus {
@@ -46,10 +64,55 @@ impl HuntStatus {
     /// differ.
     pub fn of(reports: &[HuntReport]) -> Option<HuntStatus> {
         let target = reports.first()?.target;
-        if reports.iter().any(|report| report.target != target) {
+        let bound = target.lower_bound();
+        let facts = reports.iter().map(|report| ChunkFacts {
+            range: report.range.clone(),
+            covered: report.covered(),
+            complete: report.complete(),
+            found_count: report.found_count,
+            best: report.best,
+            // Candidates below the lower bound are skipped without a test.
+            tested: report.covered() - report.below_bound,
+            elapsed_ms: report.elapsed_ms,
+            left: report.range.end - report.done.max(bound).min(report.range.end),
+        });
+        Self::of_facts(target, "candidates", target.period(), facts, || {
+            reports.iter().all(|report| report.target == target)
+        })
+    }
+
+    /// The status of proof files, all of one target (in roots); `None` if there are none or
+    /// their targets differ.
+    pub fn of_proofs(reports: &[ProofReport]) -> Option<HuntStatus> {
+        let target = reports.first()?.target;
+        let whole = ProofReport::root_count(target).ok()?;
+        let facts = reports.iter().map(|report| ChunkFacts {
+            range: u128::from(report.roots.start)..u128::from(report.roots.end),
+            covered: u128::from(report.covered()),
+            complete: report.complete(),
+            found_count: report.tally.found_count,
+            best: report.tally.best,
+            tested: u128::from(report.covered()),
+            elapsed_ms: report.elapsed_ms,
+            left: u128::from(report.roots.end - report.done),
+        });
+        Self::of_facts(target, "roots", u128::from(whole), facts, || {
+            reports.iter().all(|report| report.target == target)
+        })
+    }
+
+    fn of_facts(
+        target: Target,
+        unit: &'static str,
+        whole: u128,
+        facts: impl Iterator<Item = ChunkFacts>,
+        one_target: impl Fn() -> bool,
+    ) -> Option<HuntStatus> {
+        if !one_target() {
             return None;
         }
-        let mut ranges: Vec<Range<u128>> = reports.iter().map(|r| r.range.clone()).collect();
+        let facts: Vec<ChunkFacts> = facts.collect();
+        let mut ranges: Vec<Range<u128>> = facts.iter().map(|f| f.range.clone()).collect();
         ranges.sort_by_key(|range| (range.start, range.end));
         let mut gaps = Vec::new();
         let mut overlapping = false;
@@ -61,7 +124,9 @@ impl HuntStatus {
         }
         let mut status = HuntStatus {
             target,
-            files: reports.len(),
+            unit,
+            whole,
+            files: facts.len(),
             complete: 0,
             total: 0,
             covered: 0,
@@ -75,29 +140,28 @@ impl HuntStatus {
             left: 0,
             most_left_in_one: 0,
         };
-        let bound = target.lower_bound();
-        for report in reports {
-            status.complete += usize::from(report.complete());
-            status.total += report.range.end - report.range.start;
-            status.covered += report.covered();
-            status.found_count = status.found_count.saturating_add(report.found_count);
-            status.best = fewest_slots(status.best, report.best);
-            status.tested += report.covered() - report.below_bound;
-            status.elapsed_ms = status.elapsed_ms.saturating_add(report.elapsed_ms);
-            // Candidates below the lower bound are skipped without a test.
-            let left = report.range.end - report.done.max(bound).min(report.range.end);
-            status.left += left;
-            status.most_left_in_one = status.most_left_in_one.max(left);
+        for chunk in facts {
+            status.complete += usize::from(chunk.complete);
+            status.total += chunk.range.end - chunk.range.start;
+            status.covered += chunk.covered;
+            status.found_count = status.found_count.saturating_add(chunk.found_count);
+            status.best = fewest_slots(status.best, chunk.best);
+            status.tested += chunk.tested;
+            status.elapsed_ms = status.elapsed_ms.saturating_add(chunk.elapsed_ms);
+            status.left += chunk.left;
+            status.most_left_in_one = status.most_left_in_one.max(chunk.left);
         }
         Some(status)
     }
 
-    /// Whether the files hold the target's whole period, without a gap or an overlap.
+    /// Whether the files hold the whole space (the period, or every root), without a gap or
+    /// an overlap.
     pub fn spans_the_period(&self) -> bool {
-        self.gaps.is_empty() && !self.overlapping && self.total == self.target.period()
+        self.gaps.is_empty() && !self.overlapping && self.total == self.whole
     }
 
-    /// Candidates tested per second by one process, if the files recorded any time.
+    /// Candidates tested (or roots walked) per second by one process, if the files recorded
+    /// any time.
     pub fn rate(&self) -> Option<f64> {
         (self.elapsed_ms > 0 && self.tested > 0)
             .then(|| self.tested as f64 / (self.elapsed_ms as f64 / 1000.0))

@@ -106,6 +106,33 @@ fn proof_chunks_merge_into_the_single_runs_certificate_and_the_hunts_magics() {
 
     let gap = magic_search(&["merge", path_str(&files[0]), path_str(&files[2])]);
     assert_fails(&gap, 2, "a chunk is missing", "merge with a gap");
+
+    // The status of the chunks, beside a hunt file: summed apart, in roots.
+    let status = magic_search(&[
+        "status",
+        path_str(&files[0]),
+        path_str(&files[2]),
+        path_str(&hunt_file),
+    ]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    let text = stdout(&status);
+    assert!(
+        text.contains("proof of bishop d8, 5 bits, fancy: 2 files, 2 complete"),
+        "{text}"
+    );
+    assert!(
+        text.contains("hunt of bishop d8, 5 bits, fancy: 1 files, 1 complete"),
+        "{text}"
+    );
+    let middle = proof_state(&files[1]).roots;
+    assert!(
+        text.contains(&format!(
+            "gaps: in no file: {:#x}..{:#x}",
+            middle.start, middle.end
+        )),
+        "{text}"
+    );
+    assert!(text.contains("roots per second per process"), "{text}");
 }
 
 #[test]
