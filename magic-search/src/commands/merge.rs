@@ -9,6 +9,7 @@ use clap::Args;
 use magic_search::{FindState, HuntReport, ProofReport};
 
 use crate::Failure;
+use crate::commands::options::threads_or_all_cores;
 use crate::commands::resumable::{header, read_text};
 use crate::commands::{find, hunt, prove};
 use crate::files::Output;
@@ -71,7 +72,7 @@ fn merge_proofs(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
     if args.recheck {
         for (path, part) in args.files.iter().zip(&parts) {
             let started = Instant::now();
-            part.recheck().map_err(|error| {
+            part.recheck(threads_or_all_cores(None)).map_err(|error| {
                 Failure::invalid(format!(
                     "{}: the certificate does not recheck: {error}",
                     path.display()

@@ -124,11 +124,12 @@ impl ProofReport {
         Self::root_count(self.target).is_ok_and(|count| self.roots == (0..count))
     }
 
-    /// Walks the covered roots again with independent code ([`replay`]) and compares every
-    /// count, digest and magic: `Err` names the first level (or the magics) that differ.
-    pub fn recheck(&self) -> Result<(), RecheckError> {
+    /// Walks the covered roots again with independent code ([`replay`]) on `threads` threads
+    /// and compares every count, digest and magic: `Err` names the first level (or the magics)
+    /// that differ.
+    pub fn recheck(&self, threads: usize) -> Result<(), RecheckError> {
         let keep = self.tally.found.len();
-        let again = replay::replay(self.target, self.roots.start..self.done, keep);
+        let again = replay::replay(self.target, self.roots.start..self.done, keep, threads);
         for (level, (claimed, replayed)) in self.tally.levels.iter().zip(&again.levels).enumerate()
         {
             if claimed != replayed {

@@ -1,10 +1,10 @@
 //! The certificate's re-check: the prover's tree walked again by code that shares nothing
-//! with its walker but the geometry and the formula. Each node's whole occupancy set is
-//! indexed, sorted and scanned for two occupancies in one slot with different attacks: no
-//! shared table, no stamps, no incremental placing. Slower than the prover, but a walker that
+//! with its walker but the geometry and the formula. Each node places its whole occupancy set
+//! (every subset of its squares, in counting order) in a table of its own, stopping at the
+//! first two occupancies in one slot with different attacks: no state carried from node to
+//! node, no incremental placing, no reordering. Slower than the prover, but a walker that
 //! skipped or wrongly pruned any node gives other counts or digests.
 
-use core::cell::RefCell;
 use core::ops::Range;
 
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
@@ -15,8 +15,9 @@ use super::tree::{Tally, count_node};
 use crate::engine::Found;
 use crate::hunt::{Target, check_magic};
 
-/// Walks `roots` of `target`'s tree from scratch, keeping the `keep` smallest magics.
-pub(crate) fn replay(target: Target, roots: Range<u64>, keep: usize) -> Tally {
+/// Walks `roots` of `target`'s tree from scratch on `threads` threads (at least one), keeping
+/// the `keep` smallest magics.
+pub(crate) fn replay(target: Target, roots: Range<u64>, keep: usize, threads: usize) -> Tally {
     let mask = relevant_mask(target.kind(), target.square());
     let mut squares = Vec::new();
     let mut rest = mask;
@@ -26,67 +27,98 @@ pub(crate) fn replay(target: Target, roots: Range<u64>, keep: usize) -> Tally {
         rest ^= 1 << highest;
     }
     // The reference ray walk of every occupancy once, by its bits under the mask.
-    let attacks = Subsets::new(mask)
+    let attacks: Vec<u64> = Subsets::new(mask)
         .map(|occupancy| ray_attacks(target.kind(), target.square(), occupancy))
         .collect();
-    let replayer = Replayer {
-        target,
-        mask,
-        squares,
-        attacks,
-        keep,
-        placed: RefCell::new(Vec::new()),
-    };
-    let mut tally = Tally::new(replayer.squares.len());
     let root_level = ProofReport::root_level(target).expect("a proof's target has a tree");
-    for root in roots {
-        // The root's ancestors, each counted once: by the root equal to it (a residue of
-        // fewer bits is its own first descendant).
-        let ancestors_pass = (0..root_level).all(|level| {
-            let ancestor = root % (1u64 << (64 - replayer.squares[level]));
-            let passes = !replayer.collides(level, ancestor);
-            if ancestor == root {
-                count_node(&mut tally, level, ancestor, passes);
-            }
-            passes
-        });
-        if ancestors_pass {
-            replayer.node(root_level, root, &mut tally);
-        }
+    let threads = threads.max(1) as u64;
+    let length = roots.end - roots.start;
+    let part =
+        |i: u64| roots.start + (u128::from(length) * u128::from(i) / u128::from(threads)) as u64;
+    let (squares, attacks) = (&squares[..], &attacks[..]);
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let mut replayer = Replayer {
+                    target,
+                    mask,
+                    squares,
+                    attacks,
+                    keep,
+                    table: vec![(0, 0); 1 << target.bits()],
+                    node: 0,
+                };
+                let mine = part(i)..part(i + 1);
+                scope.spawn(move || {
+                    let mut tally = Tally::new(squares.len());
+                    for root in mine {
+                        replayer.root(root, root_level, &mut tally);
+                    }
+                    tally
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("a replay thread does not panic"))
+            .collect()
+    });
+    let mut whole = Tally::new(squares.len());
+    for tally in &tallies {
+        whole.absorb(tally, keep);
     }
-    tally
+    whole
 }
 
-struct Replayer {
+struct Replayer<'a> {
     target: Target,
     mask: u64,
-    squares: Vec<u32>,
+    squares: &'a [u32],
     /// Attacks by `pext(occupancy, mask)`: the order [`Subsets`] counts in.
-    attacks: Vec<u64>,
+    attacks: &'a [u64],
     keep: usize,
-    placed: RefCell<Vec<(usize, u64)>>,
+    /// Per slot, the node that last filled it and the attacks it put there.
+    table: Vec<(u64, u64)>,
+    node: u64,
 }
 
-impl Replayer {
-    /// Whether two occupancies of the first `level + 1` squares need different attacks in
-    /// one slot under `residue`.
-    fn collides(&self, level: usize, residue: u64) -> bool {
-        let prefix = self.squares[..=level].iter().fold(0u64, |m, &s| m | 1 << s);
-        let t = self.target;
-        let mut placed = self.placed.borrow_mut();
-        placed.clear();
-        placed.extend(Subsets::new(prefix).map(|occupancy| {
-            (
-                t.scheme().index(occupancy, self.mask, residue, t.bits()),
-                self.attacks[pext(occupancy, self.mask) as usize],
-            )
-        }));
-        placed.sort_unstable();
-        placed.dedup();
-        placed.windows(2).any(|pair| pair[0].0 == pair[1].0)
+impl Replayer<'_> {
+    /// A root and its ancestors, each ancestor counted once: by the root equal to it (a
+    /// residue of fewer bits is its own first descendant).
+    fn root(&mut self, root: u64, root_level: usize, tally: &mut Tally) {
+        for level in 0..root_level {
+            let ancestor = root % (1u64 << (64 - self.squares[level]));
+            let passes = !self.collides(level, ancestor);
+            if ancestor == root {
+                count_node(tally, level, ancestor, passes);
+            }
+            if !passes {
+                return;
+            }
+        }
+        self.node(root_level, root, tally);
     }
 
-    fn node(&self, level: usize, residue: u64, tally: &mut Tally) {
+    /// Whether two occupancies of the first `level + 1` squares need different attacks in
+    /// one slot under `residue`.
+    fn collides(&mut self, level: usize, residue: u64) -> bool {
+        self.node += 1;
+        let prefix = self.squares[..=level].iter().fold(0u64, |m, &s| m | 1 << s);
+        let t = self.target;
+        for occupancy in Subsets::new(prefix) {
+            let index = t.scheme().index(occupancy, self.mask, residue, t.bits());
+            let attacks = self.attacks[pext(occupancy, self.mask) as usize];
+            let (owner, held) = self.table[index];
+            if owner != self.node {
+                self.table[index] = (self.node, attacks);
+            } else if held != attacks {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
         let passes = !self.collides(level, residue);
         count_node(tally, level, residue, passes);
         if !passes {
