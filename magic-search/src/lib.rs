@@ -42,6 +42,6 @@ pub use prove::{
     LevelCount, ProofReport, ProveError, RecheckError, Tally, TreeEstimate, TreeShape,
     estimate_tree, prove,
 };
-pub use reduce::{ReduceEffort, ReduceProgress, Reduced, reduce_set};
+pub use reduce::{ReduceEffort, ReduceProgress, Reduced, counting_floor, reduce_set};
 pub use set_search::{Chunk, FindState, MAX_CHUNKS, find, find_set, search_order};
 pub use state_file::{MergeError, StateFileError};

@@ -29,7 +29,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use crate::Budget;
 use crate::engine::{Tester, mixed_density_candidate, sparse_candidate};
 use bitforge_index::geometry::relevant_mask;
-use bitforge_index::{MagicSet, Scheme, SliderKind, verify};
+use bitforge_index::{MagicSet, Scheme, SliderKind, occupancies_with_attacks, verify};
 
 /// How hard [`reduce_set`] tries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +44,11 @@ pub struct ReduceEffort {
     pub threads: usize,
     /// Reduce only this kind's squares (the other kind's magics are kept as they are).
     pub only: Option<SliderKind>,
+    /// Index bits below which no magic exists, by kind (rook, bishop) and square, as proofs
+    /// (`prove`, `hunt`) have shown; 0 where none is known. A square at its floor is not
+    /// searched. The floor that counting gives (as many bits as the square's distinct attack
+    /// sets need) applies whatever this says.
+    pub floors: [[u8; 64]; 2],
 }
 
 impl Default for ReduceEffort {
@@ -54,6 +59,7 @@ impl Default for ReduceEffort {
             seed: 1,
             threads: 1,
             only: None,
+            floors: [[0; 64]; 2],
         }
     }
 }
@@ -92,6 +98,17 @@ pub struct Reduced {
     pub candidates: u64,
     /// Whether `stop` ended it early: the magics found until then are kept.
     pub stopped: bool,
+    /// Squares left alone because their bits are at their floor (in the last round).
+    pub at_floor: usize,
+}
+
+/// The fewest index bits any magic for `kind` on `square` can have: a slot for each distinct
+/// attack set.
+pub fn counting_floor(kind: SliderKind, square: u8) -> u8 {
+    let distinct: std::collections::HashSet<u64> = occupancies_with_attacks(kind, square)
+        .map(|(_, attacks)| attacks)
+        .collect();
+    distinct.len().next_power_of_two().trailing_zeros() as u8
 }
 
 /// How often, in candidates, a square's search looks at the clock and the stop flag (an
@@ -136,21 +153,32 @@ pub fn reduce_set(
         entries: entries_before,
         ..ReduceProgress::default()
     };
-    let (mut rounds, mut candidates, mut stopped) = (0, 0u64, false);
+    let floors = [SliderKind::Rook, SliderKind::Bishop].map(|kind| {
+        core::array::from_fn::<u8, 64, _>(|square| {
+            let square = square as u8;
+            counting_floor(kind, square)
+                .max(effort.floors[kind as usize][usize::from(square)])
+                .max(1)
+        })
+    });
+    let (mut rounds, mut candidates, mut stopped, mut at_floor) = (0, 0u64, false, 0);
     while rounds < effort.rounds && !stopped {
         rounds += 1;
         // Squares with a bit to lose, and each kind's reduced magics as they stand now.
-        let work: Vec<(SliderKind, u8, u8)> = [SliderKind::Rook, SliderKind::Bishop]
-            .iter()
-            .zip(&pairs)
-            .filter(|(kind, _)| effort.only.is_none_or(|only| only == **kind))
-            .flat_map(|(&kind, magics)| {
-                (0u8..)
-                    .zip(magics)
-                    .filter(|(_, (_, bits))| *bits > 1)
-                    .map(move |(square, &(_, bits))| (kind, square, bits - 1))
-            })
-            .collect();
+        let kinds = [SliderKind::Rook, SliderKind::Bishop]
+            .into_iter()
+            .filter(|kind| effort.only.is_none_or(|only| only == *kind));
+        let mut work: Vec<(SliderKind, u8, u8)> = Vec::new();
+        at_floor = 0;
+        for kind in kinds {
+            for (square, &(_, bits)) in (0u8..).zip(&pairs[kind as usize]) {
+                if bits > floors[kind as usize][usize::from(square)] {
+                    work.push((kind, square, bits - 1));
+                } else {
+                    at_floor += 1;
+                }
+            }
+        }
         let neighbours = [SliderKind::Rook, SliderKind::Bishop].map(|kind| {
             (0u8..)
                 .zip(&pairs[kind as usize])
@@ -239,6 +267,7 @@ pub fn reduce_set(
         reductions: now.reductions,
         candidates,
         stopped,
+        at_floor,
     })
 }
 
@@ -321,8 +350,45 @@ mod tests {
             rounds,
             seed: 3,
             threads,
-            only: None,
+            ..ReduceEffort::default()
         }
+    }
+
+    /// A square at its floor is not searched: the counting floor (bishop a1's seven attack
+    /// sets need 3 bits) and a proved one (bishop d8 has no 4-bit magic).
+    #[test]
+    fn squares_at_their_floor_are_left_alone() {
+        assert_eq!(counting_floor(SliderKind::Bishop, 0), 3);
+        assert_eq!(counting_floor(SliderKind::Rook, 0), 6);
+        let (set, _) = find_set(&SearchConfig::default(), 2, &|_| {});
+        let d8 = 59;
+        let d8_bits = set.entries(SliderKind::Bishop)[d8].bits;
+        assert_eq!(
+            d8_bits, 5,
+            "the default set's bishop d8 has the mask's five bits"
+        );
+        let mut floors = [[0; 64]; 2];
+        floors[SliderKind::Bishop as usize][d8] = 5;
+        let bishops = |floors| ReduceEffort {
+            only: Some(SliderKind::Bishop),
+            floors,
+            ..quick(1, 1_000, 1)
+        };
+        let stop = AtomicBool::new(false);
+        let squares = |effort: &ReduceEffort| {
+            let seen = std::sync::Mutex::new(0);
+            let reduced = reduce_set(
+                &set,
+                effort,
+                &|now| *seen.lock().unwrap() = now.squares,
+                &stop,
+            )
+            .unwrap();
+            (reduced.at_floor, seen.into_inner().unwrap())
+        };
+        let (free_floor, free) = squares(&bishops([[0; 64]; 2]));
+        let (proved_floor, proved) = squares(&bishops(floors));
+        assert_eq!((proved_floor, proved), (free_floor + 1, free - 1));
     }
 
     /// From the default fancy set, a short reduction verifies, loses bits (bishops lose them

@@ -3,15 +3,16 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bitforge_index::SliderKind;
+use bitforge_index::{Scheme, SliderKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{ReduceEffort, reduce_set};
+use magic_search::{ProofReport, ReduceEffort, reduce_set};
 
 use crate::Failure;
 use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
-use crate::commands::resumable::interrupted;
+use crate::commands::resumable::{header, interrupted, read_text};
 use crate::commands::square::PieceArg;
+use crate::commands::{hunt, prove};
 use crate::files::{Output, command_line, kib, read_verified};
 
 /// Lower a fancy set's index bits: in rounds, every square looks for a magic one bit below
@@ -52,6 +53,11 @@ pub(crate) struct ReduceArgs {
     #[arg(long)]
     kind: Option<PieceArg>,
 
+    /// Proof or hunt files (`prove` or `hunt --checkpoint`, finished over the whole space, no
+    /// magic found): a square proved to have no N-bit magic is not searched below N + 1 bits.
+    #[arg(long, num_args = 1.., value_name = "PROOF")]
+    floors: Vec<PathBuf>,
+
     /// Search threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
@@ -63,6 +69,35 @@ pub(crate) struct ReduceArgs {
     /// Overwrite --out if it exists.
     #[arg(long)]
     force: bool,
+}
+
+/// The floors the proof and hunt files prove: no magic with their bits, so one bit more at
+/// least.
+fn proved_floors(files: &[PathBuf]) -> Result<[[u8; 64]; 2], Failure> {
+    let mut floors = [[0; 64]; 2];
+    for path in files {
+        let text = read_text(path, "a proof or hunt state file")?;
+        let (target, proves) = if header(&text) == ProofReport::HEADER {
+            let proof = prove::read_state(path)?;
+            (proof.target, proof.is_whole_space() && proof.proves_none())
+        } else {
+            let report = hunt::read_state(path)?;
+            (
+                report.target,
+                report.is_whole_space() && report.proves_none(),
+            )
+        };
+        if target.scheme() != Scheme::Fancy || !proves {
+            return Err(Failure::input(format!(
+                "{}: not a floor for {target}: a floor is a finished fancy proof or hunt over \
+                 the whole space that found no magic",
+                path.display()
+            )));
+        }
+        let floor = &mut floors[target.kind() as usize][usize::from(target.square())];
+        *floor = (*floor).max(target.bits() + 1);
+    }
+    Ok(floors)
 }
 
 pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
@@ -82,6 +117,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         seed: args.seed,
         threads: threads_or_all_cores(args.threads),
         only: args.kind.map(SliderKind::from),
+        floors: proved_floors(&args.floors)?,
     };
     let progress = ProgressBar::new(128).with_style(
         ProgressStyle::with_template(
@@ -133,8 +169,8 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         kib(entries(reduced.entries_before))
     );
     eprintln!(
-        "{} bits lost in {} rounds, {} candidates",
-        reduced.reductions, reduced.rounds, reduced.candidates
+        "{} bits lost in {} rounds, {} candidates; {} squares at their floor left alone",
+        reduced.reductions, reduced.rounds, reduced.candidates, reduced.at_floor
     );
     if reduced.stopped {
         return Err(Failure::interrupted(

@@ -217,3 +217,61 @@ fn ctrl_c_stops_a_proof_inside_a_root_at_once_and_saves_what_is_whole() {
     let saved = proof_state(&file);
     assert_eq!((saved.done, saved.tally.levels[0].tested), (0x8000, 0));
 }
+
+#[test]
+fn reduce_leaves_squares_at_a_proved_floor_alone() {
+    let dir = scratch("prove_floor");
+    let (set, d8_4, d8_5) = (
+        dir.join("set.magics"),
+        dir.join("d8-4.proof"),
+        dir.join("d8-5.proof"),
+    );
+    std::fs::write(&set, good_set_text()).unwrap();
+    for (bits, file) in [("4", &d8_4), ("5", &d8_5)] {
+        let proof = magic_search(&[
+            "prove",
+            "bishop",
+            "d8",
+            "--bits",
+            bits,
+            "--checkpoint",
+            path_str(file),
+        ]);
+        assert!(proof.status.success(), "{}", stderr(&proof));
+    }
+    let out = dir.join("reduced.magics");
+    let reduce = |floors: &[&Path]| {
+        let mut args = vec![
+            "reduce",
+            path_str(&set),
+            "--kind",
+            "bishop",
+            "--attempts",
+            "1000",
+            "--rounds",
+            "1",
+            "--out",
+            path_str(&out),
+            "--force",
+        ];
+        if !floors.is_empty() {
+            args.push("--floors");
+            args.extend(floors.iter().map(|f| path_str(f)));
+        }
+        magic_search(&args)
+    };
+    let at_floor = |output: &Output| {
+        assert!(output.status.success(), "{}", stderr(output));
+        let text = stderr(output);
+        let count = text
+            .split("candidates; ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("{text}"));
+        count.parse::<u32>().unwrap()
+    };
+    let without = at_floor(&reduce(&[]));
+    assert_eq!(at_floor(&reduce(&[&d8_4])), without + 1);
+    // A proof that found magics proves no floor.
+    assert_fails(&reduce(&[&d8_5]), 2, "not a floor", "a proof with magics");
+}
