@@ -13,7 +13,7 @@ use magic_search::{Found, HuntReport, hunt};
 use crate::Failure;
 use crate::commands::options::threads_or_all_cores;
 use crate::commands::resumable::{
-    Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
+    WorkArgs, check_kept, conclude, interrupted, read_text, state_comments,
 };
 use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
 
@@ -202,7 +202,7 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
          {threads} threads)",
         covered_now as f64 / seconds.max(1e-9) / 1e6
     );
-    if !report.complete() {
+    let so_far = || {
         out!(
             "covered so far: {:#x}..{:#x} of {:#x}..{:#x}",
             report.range.start,
@@ -210,18 +210,15 @@ pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
             report.range.start,
             report.range.end
         );
-        if let Some(file) = &checkpoint {
-            file.write_now(&state_text(&report))?;
-        }
-        return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
-    }
-    // The result is printed first: a final write that fails loses nothing.
-    print_result(&report)?;
-    if let Some(file) = &checkpoint {
-        file.write_now(&state_text(&report))?;
-        out!("written: {}", file.path().display());
-    }
-    Ok(())
+        Ok(())
+    };
+    conclude(
+        checkpoint.as_ref(),
+        &state_text(&report),
+        report.complete(),
+        so_far,
+        || print_result(&report),
+    )
 }
 
 /// Prints what a finished hunt (or merge) found, or what it proved.

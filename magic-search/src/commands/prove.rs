@@ -15,7 +15,7 @@ use crate::Failure;
 use crate::commands::hunt::{chunk_of, parse_range, print_magics};
 use crate::commands::options::{human, threads_or_all_cores};
 use crate::commands::resumable::{
-    Checkpoint, WorkArgs, check_kept, interrupted, read_text, state_comments, stopped,
+    WorkArgs, check_kept, conclude, interrupted, read_text, state_comments,
 };
 use crate::commands::square::{PieceArg, SquareArg, target};
 
@@ -211,7 +211,7 @@ pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
         report.covered() - before,
         candidates as f64 / seconds.max(1e-9)
     );
-    if !report.complete() {
+    let so_far = || {
         out!(
             "covered so far: roots {:#x}..{:#x} of {:#x}..{:#x}",
             report.roots.start,
@@ -219,17 +219,15 @@ pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
             report.roots.start,
             report.roots.end
         );
-        if let Some(file) = &checkpoint {
-            file.write_now(&state_text(&report))?;
-        }
-        return Err(stopped(checkpoint.as_ref().map(Checkpoint::path)));
-    }
-    print_result(&report)?;
-    if let Some(file) = &checkpoint {
-        file.write_now(&state_text(&report))?;
-        out!("written: {}", file.path().display());
-    }
-    Ok(())
+        Ok(())
+    };
+    conclude(
+        checkpoint.as_ref(),
+        &state_text(&report),
+        report.complete(),
+        so_far,
+        || print_result(&report),
+    )
 }
 
 /// Estimates `target`'s tree and prints it, with the core time a proof would take.

@@ -153,6 +153,31 @@ impl Checkpoint {
     }
 }
 
+/// How a long command ends. Stopped (`complete` false): `so_far` says what is covered, the
+/// checkpoint gets `text` and the command exits 130. Finished: `result` is printed first (a
+/// final write that fails then loses nothing), then the checkpoint written.
+pub(crate) fn conclude(
+    checkpoint: Option<&Checkpoint>,
+    text: &str,
+    complete: bool,
+    so_far: impl FnOnce() -> Result<(), Failure>,
+    result: impl FnOnce() -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    if !complete {
+        so_far()?;
+        if let Some(file) = checkpoint {
+            file.write_now(text)?;
+        }
+        return Err(stopped(checkpoint.map(Checkpoint::path)));
+    }
+    result()?;
+    if let Some(file) = checkpoint {
+        file.write_now(text)?;
+        out!("written: {}", file.path().display());
+    }
+    Ok(())
+}
+
 /// A state file's first comment lines: what wrote it and how.
 pub(crate) fn state_comments(what: &str) -> [String; 2] {
     [

@@ -63,6 +63,83 @@ pub(crate) fn target_words(words: &[&str]) -> Result<Target, String> {
     Target::new(kind, square, bits, scheme).map_err(|e| format!("{e}"))
 }
 
+/// The lines a hunt or proof file ends with: how many magics, the time spent, the one with the
+/// fewest slots and the smallest ones, as they are written and read.
+#[derive(Default)]
+pub(crate) struct MagicLines {
+    pub(crate) found_count: Option<u64>,
+    pub(crate) elapsed_ms: Option<u64>,
+    pub(crate) best: Option<Found>,
+    pub(crate) found: Vec<Found>,
+}
+
+impl MagicLines {
+    /// Appends the lines for these values to `lines` and returns the file's text.
+    pub(crate) fn text(
+        mut lines: Vec<String>,
+        found_count: u64,
+        elapsed_ms: u64,
+        best: Option<&Found>,
+        found: &[Found],
+    ) -> String {
+        lines.push(format!("found-count {found_count}"));
+        lines.push(format!("elapsed-ms {elapsed_ms}"));
+        lines.extend(best.map(|best| format!("best {}", found_text(best))));
+        lines.extend(found.iter().map(|f| format!("found {}", found_text(f))));
+        let mut text = lines.join("\n");
+        text.push('\n');
+        text
+    }
+
+    /// Reads one of its lines: `None` if `words` is not one of them.
+    pub(crate) fn read(&mut self, words: &[&str]) -> Option<Result<(), String>> {
+        let count = |n: &str| n.parse().map_err(|_| format!("'{n}' is not a count"));
+        Some(match words {
+            ["found-count", n] => {
+                count(n).and_then(|n| set_once(&mut self.found_count, n, "found-count"))
+            }
+            ["elapsed-ms", n] => {
+                count(n).and_then(|n| set_once(&mut self.elapsed_ms, n, "elapsed-ms"))
+            }
+            ["best", rest @ ..] => found(rest).and_then(|f| set_once(&mut self.best, f, "best")),
+            ["found", rest @ ..] if self.found.len() >= MAX_FOUND_LINES => {
+                Err(format!("more than {MAX_FOUND_LINES} 'found' lines"))
+            }
+            ["found", rest @ ..] => found(rest).map(|f| self.found.push(f)),
+            _ => return None,
+        })
+    }
+
+    /// Checks the magics against their count and each other (in increasing order, `best`
+    /// present when any was found, none past `slots` or outside `fits`).
+    pub(crate) fn check(
+        &self,
+        found_count: u64,
+        slots: usize,
+        fits: impl Fn(&Found) -> bool,
+        place: &str,
+    ) -> Result<(), String> {
+        if (found_count as u128) < self.found.len() as u128
+            || (found_count > 0) != self.best.is_some()
+        {
+            return Err("found-count disagrees with the 'found' and 'best' lines".to_owned());
+        }
+        for f in self.best.iter().chain(&self.found) {
+            if !fits(f) || f.lowest > f.highest || f.highest >= slots {
+                return Err(format!(
+                    "{} does not fit {place} and {} index bits",
+                    found_text(f),
+                    slots.trailing_zeros()
+                ));
+            }
+        }
+        if !self.found.windows(2).all(|w| w[0].magic < w[1].magic) {
+            return Err("the 'found' lines are not in increasing order".to_owned());
+        }
+        Ok(())
+    }
+}
+
 pub(crate) fn found_text(found: &Found) -> String {
     format!("{:#x} {} {}", found.magic, found.lowest, found.highest)
 }
@@ -83,19 +160,13 @@ impl HuntReport {
         ));
         lines.push(format!("done {}", hex(self.done)));
         lines.push(format!("below-bound {}", hex(self.below_bound)));
-        lines.push(format!("found-count {}", self.found_count));
-        lines.push(format!("elapsed-ms {}", self.elapsed_ms));
-        if let Some(best) = &self.best {
-            lines.push(format!("best {}", found_text(best)));
-        }
-        lines.extend(
-            self.found
-                .iter()
-                .map(|f| format!("found {}", found_text(f))),
-        );
-        let mut text = lines.join("\n");
-        text.push('\n');
-        text
+        MagicLines::text(
+            lines,
+            self.found_count,
+            self.elapsed_ms,
+            self.best.as_ref(),
+            &self.found,
+        )
     }
 
     /// Reads a hunt state file, checking that every field is consistent with the target and
@@ -135,14 +206,14 @@ struct Fields {
     range: Option<Range<u128>>,
     done: Option<u128>,
     below_bound: Option<u128>,
-    found_count: Option<u64>,
-    elapsed_ms: Option<u64>,
-    best: Option<Found>,
-    found: Vec<Found>,
+    magics: MagicLines,
 }
 
 impl Fields {
     fn read(&mut self, words: &[&str]) -> Result<(), String> {
+        if let Some(read) = self.magics.read(words) {
+            return read;
+        }
         match words {
             ["target", rest @ ..] => set_once(&mut self.target, target_words(rest)?, "target"),
             ["range", start, end] => {
@@ -150,24 +221,6 @@ impl Fields {
             }
             ["done", done] => set_once(&mut self.done, number(done)?, "done"),
             ["below-bound", n] => set_once(&mut self.below_bound, number(n)?, "below-bound"),
-            ["found-count", n] => {
-                let n = n.parse().map_err(|_| format!("'{n}' is not a count"))?;
-                set_once(&mut self.found_count, n, "found-count")
-            }
-            ["elapsed-ms", n] => {
-                let n = n
-                    .parse()
-                    .map_err(|_| format!("'{n}' is not a number of milliseconds"))?;
-                set_once(&mut self.elapsed_ms, n, "elapsed-ms")
-            }
-            ["best", rest @ ..] => set_once(&mut self.best, found(rest)?, "best"),
-            ["found", rest @ ..] => {
-                if self.found.len() >= MAX_FOUND_LINES {
-                    return Err(format!("more than {MAX_FOUND_LINES} 'found' lines"));
-                }
-                self.found.push(found(rest)?);
-                Ok(())
-            }
             [key, ..] => Err(format!(
                 "unknown or malformed line '{key} ...' (expected target, range, done, \
                  below-bound, found-count, elapsed-ms, best or found)"
@@ -186,7 +239,10 @@ impl Fields {
         let range = self.range.ok_or_else(|| missing("range"))?;
         let done = self.done.ok_or_else(|| missing("done"))?;
         let below_bound = self.below_bound.ok_or_else(|| missing("below-bound"))?;
-        let found_count = self.found_count.ok_or_else(|| missing("found-count"))?;
+        let found_count = self
+            .magics
+            .found_count
+            .ok_or_else(|| missing("found-count"))?;
         let period = target.period();
         if range.start > range.end || range.end > period {
             return Err(wrong(format!(
@@ -209,40 +265,25 @@ impl Fields {
                 "found-count {found_count} is more than the candidates tested"
             )));
         }
-        if (found_count as u128) < self.found.len() as u128
-            || (found_count > 0) != self.best.is_some()
-        {
-            return Err(wrong(
-                "found-count disagrees with the 'found' and 'best' lines".to_owned(),
-            ));
-        }
         let slots = 1usize << target.bits();
-        for f in self.best.iter().chain(&self.found) {
-            if !(range.start..done).contains(&u128::from(f.magic))
-                || f.lowest > f.highest
-                || f.highest >= slots
-            {
-                return Err(wrong(format!(
-                    "{} does not fit the covered range and {} index bits",
-                    found_text(f),
-                    target.bits()
-                )));
-            }
-        }
-        if !self.found.windows(2).all(|w| w[0].magic < w[1].magic) {
-            return Err(wrong(
-                "the 'found' lines are not in increasing order".to_owned(),
-            ));
-        }
+        let covered = range.start..done;
+        self.magics
+            .check(
+                found_count,
+                slots,
+                |f| covered.contains(&u128::from(f.magic)),
+                "the covered range",
+            )
+            .map_err(wrong)?;
         Ok(HuntReport {
             target,
             range,
             done,
             below_bound,
             found_count,
-            found: self.found,
-            best: self.best,
-            elapsed_ms: self.elapsed_ms.unwrap_or(0),
+            found: self.magics.found,
+            best: self.magics.best,
+            elapsed_ms: self.magics.elapsed_ms.unwrap_or(0),
         })
     }
 }

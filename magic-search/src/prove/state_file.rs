@@ -23,10 +23,9 @@
 use core::ops::Range;
 
 use super::{LevelCount, ProofReport, Tally};
-use crate::engine::Found;
 use crate::hunt::Target;
-use crate::hunt::state_file::{MAX_FOUND_LINES, found_text, target_line, target_words};
-use crate::state_file::{MergeError, StateFileError, found, number, read_lines, set_once, tiling};
+use crate::hunt::state_file::{MagicLines, target_line, target_words};
+use crate::state_file::{MergeError, StateFileError, number, read_lines, set_once, tiling};
 
 impl ProofReport {
     /// The format's first line.
@@ -48,20 +47,14 @@ impl ProofReport {
                 count.tested, count.passed, count.digest
             ));
         }
-        lines.push(format!("found-count {}", self.tally.found_count));
-        lines.push(format!("elapsed-ms {}", self.elapsed_ms));
-        if let Some(best) = &self.tally.best {
-            lines.push(format!("best {}", found_text(best)));
-        }
-        lines.extend(
-            self.tally
-                .found
-                .iter()
-                .map(|f| format!("found {}", found_text(f))),
-        );
-        let mut text = lines.join("\n");
-        text.push('\n');
-        text
+        let tally = &self.tally;
+        MagicLines::text(
+            lines,
+            tally.found_count,
+            self.elapsed_ms,
+            tally.best.as_ref(),
+            &tally.found,
+        )
     }
 
     /// Reads a proof state file, checking that every field fits the target and the roots (a
@@ -106,10 +99,7 @@ struct Fields {
     roots: Option<Range<u64>>,
     done: Option<u64>,
     levels: Vec<LevelCount>,
-    found_count: Option<u64>,
-    elapsed_ms: Option<u64>,
-    best: Option<Found>,
-    found: Vec<Found>,
+    magics: MagicLines,
 }
 
 fn root(text: &str) -> Result<u64, String> {
@@ -122,6 +112,9 @@ fn count(text: &str) -> Result<u64, String> {
 
 impl Fields {
     fn read(&mut self, words: &[&str]) -> Result<(), String> {
+        if let Some(read) = self.magics.read(words) {
+            return read;
+        }
         match words {
             ["target", rest @ ..] => set_once(&mut self.target, target_words(rest)?, "target"),
             ["roots", start, end] => set_once(&mut self.roots, root(start)?..root(end)?, "roots"),
@@ -145,16 +138,6 @@ impl Fields {
                 });
                 Ok(())
             }
-            ["found-count", n] => set_once(&mut self.found_count, count(n)?, "found-count"),
-            ["elapsed-ms", n] => set_once(&mut self.elapsed_ms, count(n)?, "elapsed-ms"),
-            ["best", rest @ ..] => set_once(&mut self.best, found(rest)?, "best"),
-            ["found", rest @ ..] => {
-                if self.found.len() >= MAX_FOUND_LINES {
-                    return Err(format!("more than {MAX_FOUND_LINES} 'found' lines"));
-                }
-                self.found.push(found(rest)?);
-                Ok(())
-            }
             [key, ..] => Err(format!(
                 "unknown or malformed line '{key} ...' (expected target, roots, done, level, \
                  found-count, elapsed-ms, best or found)"
@@ -172,7 +155,10 @@ impl Fields {
         let target = self.target.ok_or_else(|| missing("target"))?;
         let roots = self.roots.ok_or_else(|| missing("roots"))?;
         let done = self.done.ok_or_else(|| missing("done"))?;
-        let found_count = self.found_count.ok_or_else(|| missing("found-count"))?;
+        let found_count = self
+            .magics
+            .found_count
+            .ok_or_else(|| missing("found-count"))?;
         let fresh = ProofReport::new(target, roots.clone()).map_err(|e| wrong(e.to_string()))?;
         if fresh.roots != roots {
             return Err(wrong(format!(
@@ -214,31 +200,20 @@ impl Fields {
             most = count.passed.saturating_mul(fresh.children_below(level));
         }
         let last_passed = self.levels.last().map_or(0, |c| c.passed);
-        if found_count != last_passed
-            || (found_count as u128) < self.found.len() as u128
-            || (found_count > 0) != self.best.is_some()
-        {
+        if found_count != last_passed {
             return Err(wrong(
-                "found-count disagrees with the last level and the 'found' and 'best' lines"
-                    .to_owned(),
+                "found-count disagrees with the last level's nodes that passed".to_owned(),
             ));
         }
-        let slots = 1usize << target.bits();
         let period = target.period();
-        for f in self.best.iter().chain(&self.found) {
-            if u128::from(f.magic) >= period || f.lowest > f.highest || f.highest >= slots {
-                return Err(wrong(format!(
-                    "{} does not fit the period and {} index bits",
-                    found_text(f),
-                    target.bits()
-                )));
-            }
-        }
-        if !self.found.windows(2).all(|w| w[0].magic < w[1].magic) {
-            return Err(wrong(
-                "the 'found' lines are not in increasing order".to_owned(),
-            ));
-        }
+        self.magics
+            .check(
+                found_count,
+                1usize << target.bits(),
+                |f| u128::from(f.magic) < period,
+                "the period",
+            )
+            .map_err(wrong)?;
         Ok(ProofReport {
             target,
             roots,
@@ -246,10 +221,10 @@ impl Fields {
             tally: Tally {
                 levels: self.levels,
                 found_count,
-                found: self.found,
-                best: self.best,
+                found: self.magics.found,
+                best: self.magics.best,
             },
-            elapsed_ms: self.elapsed_ms.unwrap_or(0),
+            elapsed_ms: self.magics.elapsed_ms.unwrap_or(0),
         })
     }
 }
