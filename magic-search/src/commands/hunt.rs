@@ -5,7 +5,6 @@ use std::path::Path;
 use std::time::Instant;
 
 use bitforge_index::geometry::square_name;
-use bitforge_index::{Scheme, SliderKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{Found, HuntReport, hunt};
@@ -15,7 +14,7 @@ use crate::commands::options::threads_or_all_cores;
 use crate::commands::resumable::{
     WorkArgs, check_kept, conclude, interrupted, read_text, state_comments,
 };
-use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
+use crate::commands::square::{TargetArgs, parse_number};
 
 /// Try every candidate magic of a range for one square: the magics it holds, or a proof that
 /// it holds none.
@@ -28,19 +27,8 @@ use crate::commands::square::{PieceArg, SquareArg, parse_number, target};
 /// stopped; `merge` combines the chunks' files into one result.
 #[derive(Debug, Args)]
 pub(crate) struct HuntArgs {
-    /// rook or bishop.
-    piece: PieceArg,
-
-    /// The square, a1 to h8.
-    square: SquareArg,
-
-    /// Index bits to demand.
-    #[arg(long)]
-    bits: u8,
-
-    /// Index scheme: fancy, fixed or black.
-    #[arg(long, default_value_t = Scheme::Fancy)]
-    scheme: Scheme,
+    #[command(flatten)]
+    target: TargetArgs,
 
     /// Candidates START..END (END excluded; 0x hex, 2^N or decimal) [default: the whole period].
     #[arg(long, value_parser = parse_range)]
@@ -94,8 +82,7 @@ pub(crate) fn state_text(report: &HuntReport) -> String {
 }
 
 pub(crate) fn run(args: &HuntArgs) -> Result<(), Failure> {
-    let kind = SliderKind::from(args.piece);
-    let target = target(kind, args.square, Some(args.bits), args.scheme)?;
+    let target = args.target.target()?;
     let period = target.period();
     let range = args.range.clone().unwrap_or(target.space());
     if range.start >= period {

@@ -64,6 +64,36 @@ pub(crate) fn parse_number(text: &str) -> Result<u128, String> {
         .ok_or_else(|| format!("'{text}' is not a number up to 2^64 (0x hex, 2^N or decimal)"))
 }
 
+/// One square's problem with a demanded bit count: what `hunt` and `prove` take.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TargetArgs {
+    /// rook or bishop.
+    piece: PieceArg,
+
+    /// The square, a1 to h8.
+    square: SquareArg,
+
+    /// Index bits to demand.
+    #[arg(long)]
+    bits: u8,
+
+    /// Index scheme: fancy, fixed or black (`prove`: fancy or fixed).
+    #[arg(long, default_value_t = Scheme::Fancy)]
+    scheme: Scheme,
+}
+
+impl TargetArgs {
+    /// The target, or a clear error.
+    pub(crate) fn target(&self) -> Result<Target, Failure> {
+        target(
+            SliderKind::from(self.piece),
+            self.square,
+            Some(self.bits),
+            self.scheme,
+        )
+    }
+}
+
 /// The target for `kind` on `square` with `bits` index bits (default: the most the square
 /// needs) under `scheme`, or a clear error.
 pub(crate) fn target(
