@@ -186,7 +186,9 @@ impl Fields {
         let mut most = u64::MAX;
         for (level, count) in self.levels.iter().enumerate() {
             if level == root_level {
-                most = most.min(covered);
+                // The ancestors above are counted by the roots equal to them, which need not be
+                // among these: the root level is bounded by the roots alone.
+                most = covered;
             }
             let exact = level == 0 && root_level == 0;
             let fits = count.tested <= most && (!exact || count.tested == covered);

@@ -227,9 +227,13 @@ fn a_stop_inside_a_root_abandons_it_and_the_resumed_walk_is_whole() {
         prove(start, 2, 4, &|_| {}, &|_| {}, &stop).unwrap()
     });
     assert!(!stopped.complete(), "the walk ended before the stop");
-    // Only whole roots are counted: the state is that of a walk of the roots covered.
+    // Only whole roots are counted: the state is that of a walk of the roots covered. Its
+    // file reads back (roots past the ancestors' own: levels 0-4 count nothing here).
     let covered = run(target, roots.start..stopped.done, 1, 4);
     assert_eq!(stopped.tally, covered.tally);
+    assert_eq!(ProofReport::parse(&stopped.to_text(&[])).as_ref(), Ok(&stopped));
+    let whole = run(target, roots.clone(), 2, 4);
+    assert_eq!(ProofReport::parse(&whole.to_text(&[])), Ok(whole));
     let mut resumed = prove(stopped, 2, 4, &|_| {}, &|_| {}, &AtomicBool::new(false)).unwrap();
     resumed.elapsed_ms = 0;
     assert_eq!(resumed, run(target, roots, 2, 4));
