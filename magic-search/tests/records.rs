@@ -46,3 +46,28 @@ fn every_kept_set_verifies_with_the_size_its_page_lists() {
         assert_eq!(entries, record, "{name}");
     }
 }
+
+/// Every kept proof under `results/proofs/` reads, covers every root of its tree and found no
+/// magic; the bishop ones (seconds to replay) recheck.
+#[test]
+fn every_kept_proof_covers_its_tree_and_the_small_ones_recheck() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/proofs");
+    let page = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|ext| ext != "proof") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let proof = magic_search::ProofReport::parse(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
+        assert!(proof.is_whole_space() && proof.proves_none(), "{name}");
+        assert!(page.contains(&format!("| {name} |")), "{name} is not listed");
+        if proof.target.kind() == bitforge_index::SliderKind::Bishop {
+            assert_eq!(proof.recheck(2), Ok(()), "{name}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 5, "the kept proofs were found");
+}
