@@ -63,7 +63,10 @@ fn every_kept_proof_covers_its_tree_and_the_small_ones_recheck() {
         let proof = magic_search::ProofReport::parse(&std::fs::read_to_string(&path).unwrap())
             .unwrap_or_else(|error| panic!("{name}: {error}"));
         assert!(proof.is_whole_space() && proof.proves_none(), "{name}");
-        assert!(page.contains(&format!("| {name} |")), "{name} is not listed");
+        assert!(
+            page.contains(&format!("| {name} |")),
+            "{name} is not listed"
+        );
         if proof.target.kind() == bitforge_index::SliderKind::Bishop {
             assert_eq!(proof.recheck(2), Ok(()), "{name}");
         }

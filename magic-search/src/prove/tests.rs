@@ -231,7 +231,10 @@ fn a_stop_inside_a_root_abandons_it_and_the_resumed_walk_is_whole() {
     // file reads back (roots past the ancestors' own: levels 0-4 count nothing here).
     let covered = run(target, roots.start..stopped.done, 1, 4);
     assert_eq!(stopped.tally, covered.tally);
-    assert_eq!(ProofReport::parse(&stopped.to_text(&[])).as_ref(), Ok(&stopped));
+    assert_eq!(
+        ProofReport::parse(&stopped.to_text(&[])).as_ref(),
+        Ok(&stopped)
+    );
     let whole = run(target, roots.clone(), 2, 4);
     assert_eq!(ProofReport::parse(&whole.to_text(&[])), Ok(whole));
     let mut resumed = prove(stopped, 2, 4, &|_| {}, &|_| {}, &AtomicBool::new(false)).unwrap();
