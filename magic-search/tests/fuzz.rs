@@ -1,5 +1,6 @@
 //! The readers never panic, abort or allocate without bound: mutated `.magics` files (then
-//! verified), mutated hunt state files (then written back and merged), mutated set search
+//! verified), mutated hunt state files (then written back and merged), mutated proof files
+//! (then written back, merged, resumed and rechecked), mutated set search
 //! state files (then written back, resumed and merged) and mutated binary exports. Whatever is
 //! accepted is consistent.
 //!
@@ -13,7 +14,10 @@ use bitforge_index::{
     AttackTable, BINARY_VERSION, MAX_TABLE_ENTRIES, MagicSet, Scheme, SliderKind, from_binary,
     to_binary, verify,
 };
-use magic_search::{BitsTarget, Budget, Chunk, FindState, HuntReport, SearchConfig, Target, hunt};
+use magic_search::{
+    BitsTarget, Budget, Chunk, FindState, HuntReport, ProofReport, SearchConfig, Target, hunt,
+    prove,
+};
 use proptest::prelude::*;
 
 const SETS: [&str; 2] = [
@@ -56,6 +60,22 @@ fn hunt_file() -> &'static str {
         let report = hunt(start, 1, 4, &|_| {}, &|_| {}, &AtomicBool::new(false));
         assert!(report.found_count > 0);
         report.to_text(&["fuzz seed".to_owned()])
+    })
+}
+
+/// A proof file with magics in it: bishop d8, five bits, 16 roots; and the proof of the 16
+/// roots after them, a part to merge a mutated file with.
+fn proof_files() -> &'static (String, ProofReport) {
+    static FILES: OnceLock<(String, ProofReport)> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let target = Target::new(SliderKind::Bishop, 59, 5, Scheme::Fancy).unwrap();
+        let walk = |roots| {
+            let start = ProofReport::new(target, roots).unwrap();
+            prove(start, 1, 4, &|_| {}, &|_| {}, &AtomicBool::new(false)).unwrap()
+        };
+        let first = walk(0x400..0x410);
+        assert!(first.tally.found_count > 0);
+        (first.to_text(&["fuzz seed".to_owned()]), walk(0x410..0x420))
     })
 }
 
@@ -233,6 +253,26 @@ proptest! {
             // Resumed: the hunt continues from the file (stopped after its first blocks).
             let resumed = hunt(report.clone(), 1, 16, &|_| {}, &|_| {}, &AtomicBool::new(true));
             assert!(resumed.found_count >= report.found_count && resumed.done >= report.done);
+        }
+    }
+
+    #[test]
+    fn mutated_proof_files(edits in prop::collection::vec(edit(), 1..4)) {
+        let (file, next) = proof_files();
+        let text = apply(file, &edits);
+        if let Ok(report) = ProofReport::parse(&text) {
+            assert_eq!(ProofReport::parse(&report.to_text(&[])), Ok(report.clone()));
+            if let Ok(merged) = ProofReport::merge(&[report.clone(), next.clone()], 16) {
+                assert!(merged.tally.found_count >= next.tally.found_count);
+            }
+            // Resumed (stopped at once) and rechecked: whatever was accepted is walked or
+            // refused, never a panic.
+            let stop = AtomicBool::new(true);
+            let resumed = prove(report.clone(), 1, 16, &|_| {}, &|_| {}, &stop).unwrap();
+            assert!(resumed.done >= report.done);
+            if report.roots.end - report.roots.start <= 0x40 {
+                let _ = report.recheck(1);
+            }
         }
     }
 

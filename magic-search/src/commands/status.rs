@@ -204,9 +204,14 @@ fn print_status(name: &str, status: &HuntStatus) -> Result<(), Failure> {
     }
     match (status.rate(), status.seconds_left()) {
         (Some(rate), Some((one, at_once))) => {
+            // Hunts test hundreds of millions of candidates a second; proofs walk a few roots.
+            let rate = if rate >= 1e6 {
+                format!("{:.1} million", rate / 1e6)
+            } else {
+                format!("{rate:.2}")
+            };
             out!(
-                "  rate: {:.1} million {} per second per process ({} of work)",
-                rate / 1e6,
+                "  rate: {rate} {} per second per process ({} of work)",
                 status.unit,
                 HumanDuration(Duration::from_millis(status.elapsed_ms))
             );

@@ -29,7 +29,7 @@ use tree::{Tree, Walker};
 pub struct ProofReport {
     /// What is proved.
     pub target: Target,
-    /// The roots to cover: residues of the first level (inside
+    /// The roots to cover: residues of the [`root_level`](Self::root_level) (inside
     /// [`root_count`](Self::root_count)).
     pub roots: Range<u64>,
     /// Every root from the range's start up to this one (excluded) is covered.

@@ -183,7 +183,10 @@ impl Fields {
         // counts that cannot wrap when merged.
         let root_level = ProofReport::root_level(target).map_err(|e| wrong(e.to_string()))?;
         let covered = done - roots.start;
-        let mut most = u64::MAX;
+        let first_bits = ProofReport::shape(target)
+            .map_err(|e| wrong(e.to_string()))?
+            .residue_bits[0];
+        let mut most = 1u64 << first_bits;
         for (level, count) in self.levels.iter().enumerate() {
             if level == root_level {
                 // The ancestors above are counted by the roots equal to them, which need not be

@@ -6,12 +6,12 @@
 //! level `i` decides the indices of every occupancy of `Mi`. If two of those occupancies need
 //! different attacks in one slot, no magic with that residue works, and the whole subtree of
 //! `2^(si - s(n-1))` candidates below it is eliminated at once. The residues that survive the
-//! last level are the magics of the period (Fiekas's divide and conquer, 2018; written here
-//! from that description).
+//! last level are the magics of the period (the divide and conquer of Niklas Fiekas's
+//! niklasf/magics; written here from that description).
 
-use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::{Scheme, Subsets};
 
 use crate::engine::Found;
@@ -173,7 +173,7 @@ impl Tally {
 
     /// Adds a magic, keeping the `keep` smallest listed.
     pub(crate) fn add_found(&mut self, found: Found, keep: usize) {
-        self.found_count += 1;
+        self.found_count = self.found_count.saturating_add(1);
         self.best = fewest_slots(self.best, Some(found));
         if self.found.len() < keep || self.found.last().is_some_and(|f| found.magic < f.magic) {
             let at = self.found.partition_point(|f| f.magic < found.magic);
@@ -185,11 +185,12 @@ impl Tally {
     /// Adds what another walk found.
     pub(crate) fn absorb(&mut self, other: &Tally, keep: usize) {
         for (mine, theirs) in self.levels.iter_mut().zip(&other.levels) {
-            mine.tested += theirs.tested;
-            mine.passed += theirs.passed;
+            // Saturating: a merge of hostile files must not wrap into a false count.
+            mine.tested = mine.tested.saturating_add(theirs.tested);
+            mine.passed = mine.passed.saturating_add(theirs.passed);
             mine.digest = mine.digest.wrapping_add(theirs.digest);
         }
-        let count = self.found_count + other.found_count;
+        let count = self.found_count.saturating_add(other.found_count);
         for &found in &other.found {
             self.add_found(found, keep);
         }
