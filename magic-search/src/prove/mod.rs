@@ -103,17 +103,6 @@ impl ProofReport {
         u128::from(self.covered()) * (self.target.period() / u128::from(roots))
     }
 
-    /// How many children each node of `level` that passes has (1 at the last level).
-    fn children_below(&self, level: usize) -> u64 {
-        Tree::new(self.target).map_or(1, |tree| {
-            if level + 1 < tree.levels.len() {
-                tree.children(level).0
-            } else {
-                1
-            }
-        })
-    }
-
     /// Whether the range is covered and holds no magic: a proof over that range.
     pub fn proves_none(&self) -> bool {
         self.complete() && self.tally.found_count == 0

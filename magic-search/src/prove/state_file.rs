@@ -5,12 +5,12 @@
 //! # comments start with '#'
 //! bitforge-proof 1
 //! target bishop d8 4 fancy
-//! roots 0x0 0x2000
-//! done 0x2000
-//! level 0 8192 8176 0x5be1...    (one line per level: tested, passed, digest)
+//! roots 0x0 0x1000
+//! done 0x1000
+//! level 0 4096 3840 0x72732195d2e5fc67    (one line per level: tested, passed, digest)
 //! ...
 //! found-count 0
-//! elapsed-ms 12
+//! elapsed-ms 11
 //! best 0x208800 0 31          (the magic with the fewest slots, if any)
 //! found 0x208800 0 31         (any number of lines, in increasing order)
 //! ```
@@ -22,6 +22,7 @@
 
 use core::ops::Range;
 
+use super::tree::Tree;
 use super::{LevelCount, ProofReport, Tally};
 use crate::hunt::Target;
 use crate::hunt::state_file::{MagicLines, target_line, target_words};
@@ -159,34 +160,32 @@ impl Fields {
             .magics
             .found_count
             .ok_or_else(|| missing("found-count"))?;
-        let fresh = ProofReport::new(target, roots.clone()).map_err(|e| wrong(e.to_string()))?;
-        if fresh.roots != roots {
+        // The target's tree, built once: every bound below comes from it.
+        let tree = Tree::new(target).map_err(|e| wrong(e.to_string()))?;
+        if roots.start > roots.end || roots.end > tree.root_count() {
             return Err(wrong(format!(
                 "the roots {:#x}..{:#x} are not inside the target's 0x0..{:#x}",
                 roots.start,
                 roots.end,
-                ProofReport::root_count(target).unwrap_or(0)
+                tree.root_count()
             )));
         }
         if !(roots.start..=roots.end).contains(&done) {
             return Err(wrong(format!("done {done:#x} is outside the roots")));
         }
-        if self.levels.len() != fresh.tally.levels.len() {
+        if self.levels.len() != tree.levels.len() {
             return Err(wrong(format!(
                 "{} level lines: the target's tree has {} levels",
                 self.levels.len(),
-                fresh.tally.levels.len()
+                tree.levels.len()
             )));
         }
         // No level tests more than every child of the nodes that passed above it, and the
         // root level no more than the roots covered (once each when it is the first level):
         // counts that cannot wrap when merged.
-        let root_level = ProofReport::root_level(target).map_err(|e| wrong(e.to_string()))?;
+        let root_level = tree.root_level;
         let covered = done - roots.start;
-        let first_bits = ProofReport::shape(target)
-            .map_err(|e| wrong(e.to_string()))?
-            .residue_bits[0];
-        let mut most = 1u64 << first_bits;
+        let mut most = 1u64 << tree.levels[0].modulus_bits;
         for (level, count) in self.levels.iter().enumerate() {
             if level == root_level {
                 // The ancestors above are counted by the roots equal to them, which need not be
@@ -202,7 +201,9 @@ impl Fields {
                     count.tested, count.passed
                 )));
             }
-            most = count.passed.saturating_mul(fresh.children_below(level));
+            if level + 1 < tree.levels.len() {
+                most = count.passed.saturating_mul(tree.children(level).0);
+            }
         }
         let last_passed = self.levels.last().map_or(0, |c| c.passed);
         if found_count != last_passed {

@@ -200,7 +200,8 @@ fn bad_proof_files_name_the_fault() {
 
 #[test]
 fn the_tree_estimate_is_close_to_the_walked_tree() {
-    // Within 1% in fact (20,000 probes, seed 1); a weight left out would be off by far more.
+    // A 10% band: the estimator's error is far smaller (results/analysis.md), a weight left out
+    // would be off by far more.
     for target in [bishop(D8, 5), bishop(C8, 4), bishop(E8, 5)] {
         let exact = run(target, whole(target), 2, 1);
         let estimate = estimate_tree(target, 20_000, 1, &|_| {}).unwrap();
@@ -214,7 +215,7 @@ fn the_tree_estimate_is_close_to_the_walked_tree() {
 
 #[test]
 fn a_stop_inside_a_root_abandons_it_and_the_resumed_walk_is_whole() {
-    // Rook f8's roots hold about ten million nodes each: a stop lands inside one.
+    // Rook f8's roots hold millions of nodes each (results/analysis.md): a stop lands inside one.
     let target = Target::new(SliderKind::Rook, 61, 10, Scheme::Fancy).unwrap();
     let roots = 0x400..0x404;
     let stop = AtomicBool::new(false);

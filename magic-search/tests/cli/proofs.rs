@@ -186,7 +186,8 @@ fn prove_refuses_bad_input_clearly() {
 
 #[test]
 fn ctrl_c_stops_a_proof_inside_a_root_at_once_and_saves_what_is_whole() {
-    // Rook a1's roots hold about 10^13 nodes each: no root ends before the signal.
+    // Rook a1's roots are enormous (its estimate: results/analysis.md): none ends before the
+    // signal.
     let dir = scratch("prove_stop");
     let file = dir.join("a1.proof");
     let child = Command::new(env!("CARGO_BIN_EXE_magic-search"))
