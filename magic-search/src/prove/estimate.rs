@@ -13,6 +13,9 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use super::tree::{Tree, Walker};
 use super::{ProveError, Target};
 
+/// The most residues of level 0 tested one by one (beyond, probes draw them).
+const EXACT_LEVEL_0: u64 = 1 << 22;
+
 /// What [`estimate_tree`] measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TreeEstimate {
@@ -51,6 +54,17 @@ pub fn estimate_tree(
     seed: u64,
     progress: &dyn Fn(u64),
 ) -> Result<TreeEstimate, ProveError> {
+    estimate_drawing_roots_past(target, probes, seed, EXACT_LEVEL_0, progress)
+}
+
+/// [`estimate_tree`], testing level 0 one residue at a time if it has at most `exact_level_0`.
+pub(super) fn estimate_drawing_roots_past(
+    target: Target,
+    probes: u64,
+    seed: u64,
+    exact_level_0: u64,
+    progress: &dyn Fn(u64),
+) -> Result<TreeEstimate, ProveError> {
     let tree = Tree::new(target)?;
     let levels = tree.levels.len();
     let never = AtomicBool::new(false);
@@ -58,13 +72,18 @@ pub fn estimate_tree(
     let mut tested = vec![0.0; levels];
     let (mut nanos, mut timed) = (vec![0u128; levels], vec![0u64; levels]);
 
-    // Level 0 exactly: every residue, and which pass.
+    // Level 0 exactly (every residue, and which pass) where it is small; where it is not
+    // (bishop d1 at 4 bits has 2^34 residues), each probe draws a residue of it at random
+    // and a failing one ends the probe: the same estimate, in bounded memory.
     let roots = 1u64 << tree.levels[0].modulus_bits;
-    let started = Instant::now();
-    let passing_roots: Vec<u64> = (0..roots).filter(|&r| walker.place(0, r)).collect();
-    nanos[0] = started.elapsed().as_nanos();
-    timed[0] = roots;
     tested[0] = roots as f64;
+    let passing_roots: Option<Vec<u64>> = (roots <= exact_level_0).then(|| {
+        let started = Instant::now();
+        let passing = (0..roots).filter(|&r| walker.place(0, r)).collect();
+        nanos[0] = started.elapsed().as_nanos();
+        timed[0] = roots;
+        passing
+    });
 
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut passing = Vec::new();
@@ -72,11 +91,24 @@ pub fn estimate_tree(
         among[(rng.next_u64() % among.len() as u64) as usize]
     };
     for probe in 0..probes {
-        if passing_roots.is_empty() {
-            break;
+        if probe % 1024 == 1023 {
+            progress(1024);
         }
-        let mut weight = passing_roots.len() as f64;
-        let mut node = pick(&mut rng, &passing_roots);
+        let (mut weight, mut node) = match &passing_roots {
+            Some(passing_roots) if passing_roots.is_empty() => break,
+            Some(passing_roots) => (passing_roots.len() as f64, pick(&mut rng, passing_roots)),
+            None => {
+                let root = rng.next_u64() % roots;
+                let started = Instant::now();
+                let passes = walker.place(0, root);
+                nanos[0] += started.elapsed().as_nanos();
+                timed[0] += 1;
+                if !passes {
+                    continue;
+                }
+                (roots as f64, root)
+            }
+        };
         walker.place(0, node);
         walker.enter(0, node);
         let mut entered = 1;
@@ -104,9 +136,6 @@ pub fn estimate_tree(
         }
         for level in (0..entered).rev() {
             walker.leave(level);
-        }
-        if probe % 1024 == 1023 {
-            progress(1024);
         }
     }
     progress(probes % 1024);

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bitforge_index::{Scheme, SliderKind};
 
+use super::estimate::estimate_drawing_roots_past;
 use super::*;
 use crate::hunt::{HuntReport, hunt};
 
@@ -204,13 +205,30 @@ fn the_tree_estimate_is_close_to_the_walked_tree() {
     // would be off by far more.
     for target in [bishop(D8, 5), bishop(C8, 4), bishop(E8, 5)] {
         let exact = run(target, whole(target), 2, 1);
-        let estimate = estimate_tree(target, 20_000, 1, &|_| {}).unwrap();
         let walked: u64 = exact.tally.levels.iter().map(|l| l.tested).sum();
-        assert_eq!(estimate.tested[0], exact.tally.levels[0].tested as f64);
-        let ratio = estimate.nodes() / walked as f64;
-        assert!((0.9..1.1).contains(&ratio), "{target}: {ratio}");
-        assert!(estimate.core_seconds() > 0.0);
+        // Level 0 tested whole, and drawn by each probe as a larger one is.
+        for exact_level_0 in [u64::MAX, 0] {
+            let estimate =
+                estimate_drawing_roots_past(target, 20_000, 1, exact_level_0, &|_| {}).unwrap();
+            assert_eq!(estimate.tested[0], exact.tally.levels[0].tested as f64);
+            let ratio = estimate.nodes() / walked as f64;
+            assert!(
+                (0.9..1.1).contains(&ratio),
+                "{target}, {exact_level_0}: {ratio}"
+            );
+            assert!(estimate.core_seconds() > 0.0);
+        }
     }
+}
+
+#[test]
+fn a_tree_with_a_huge_first_level_is_estimated_in_bounded_memory() {
+    // Bishop d1 at 4 bits: level 0 fixes 34 bits (g4 is the highest square). Listing its
+    // passing residues took 2^34 words.
+    let target = bishop(3, 4);
+    let estimate = estimate_tree(target, 256, 1, &|_| {}).unwrap();
+    assert_eq!(estimate.tested[0], (1u64 << 34) as f64);
+    assert!(estimate.nodes() > estimate.tested[0]);
 }
 
 #[test]
