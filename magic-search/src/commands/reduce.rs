@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bitforge_index::{Scheme, SliderKind};
+use bitforge_index::geometry::square_name;
+use bitforge_index::{MagicSet, Scheme, SliderKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use magic_search::{ProofReport, ReduceEffort, reduce_set};
+use magic_search::{ProofReport, ReduceEffort, Target, reduce_set};
 
 use crate::Failure;
 use crate::commands::options::{budget_of, parse_duration, threads_or_all_cores};
@@ -53,10 +54,12 @@ pub(crate) struct ReduceArgs {
     #[arg(long)]
     kind: Option<PieceArg>,
 
-    /// Proof or hunt files (`prove` or `hunt --checkpoint`, finished over the whole space, no
-    /// magic found): a square proved to have no N-bit magic is not searched below N + 1 bits.
-    #[arg(long, num_args = 1.., value_name = "PROOF")]
-    floors: Vec<PathBuf>,
+    /// Proof or hunt files (`prove` or `hunt --checkpoint`) of fancy targets. One that found
+    /// a magic with fewer bits than the set's gives the square that magic (the one with the
+    /// fewest slots); one finished over the whole space with none is a floor: a square proved
+    /// to have no N-bit magic is not searched below N + 1 bits.
+    #[arg(long, visible_alias = "floors", num_args = 1.., value_name = "PROOF")]
+    proofs: Vec<PathBuf>,
 
     /// Search threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -71,33 +74,84 @@ pub(crate) struct ReduceArgs {
     force: bool,
 }
 
-/// The floors the proof and hunt files prove: no magic with their bits, so one bit more at
-/// least.
-fn proved_floors(files: &[PathBuf]) -> Result<[[u8; 64]; 2], Failure> {
-    let mut floors = [[0; 64]; 2];
+/// What proof and hunt files tell `reduce`: the floors they prove (no magic with their bits,
+/// so one bit more at least) and the smaller magics they found.
+#[derive(Debug)]
+struct Proved {
+    floors: [[u8; 64]; 2],
+    /// For each file that found magics: its target, the magic with the fewest slots, the file.
+    magics: Vec<(Target, u64, PathBuf)>,
+}
+
+fn read_proofs(files: &[PathBuf]) -> Result<Proved, Failure> {
+    let mut proved = Proved {
+        floors: [[0; 64]; 2],
+        magics: Vec::new(),
+    };
     for path in files {
         let text = read_text(path, "a proof or hunt state file")?;
-        let (target, proves) = if header(&text) == ProofReport::HEADER {
+        let (target, whole, best) = if header(&text) == ProofReport::HEADER {
             let proof = prove::read_state(path)?;
-            (proof.target, proof.is_whole_space() && proof.proves_none())
+            (proof.target, proof.is_whole_space(), proof.tally.best)
         } else {
             let report = hunt::read_state(path)?;
-            (
-                report.target,
-                report.is_whole_space() && report.proves_none(),
-            )
+            (report.target, report.is_whole_space(), report.best)
         };
-        if target.scheme() != Scheme::Fancy || !proves {
+        if target.scheme() != Scheme::Fancy {
             return Err(Failure::input(format!(
-                "{}: not a floor for {target}: a floor is a finished fancy proof or hunt over \
-                 the whole space that found no magic",
+                "{}: {target} is not a fancy target: `reduce` works on fancy sets",
                 path.display()
             )));
         }
-        let floor = &mut floors[target.kind() as usize][usize::from(target.square())];
-        *floor = (*floor).max(target.bits() + 1);
+        let (kind, square) = (target.kind(), target.square());
+        match best {
+            Some(found) => proved.magics.push((target, found.magic, path.clone())),
+            None if whole => {
+                let floor = &mut proved.floors[kind as usize][usize::from(square)];
+                *floor = (*floor).max(target.bits() + 1);
+            }
+            None => {
+                return Err(Failure::input(format!(
+                    "{}: neither a magic nor a floor for {target}: the file found no magic and \
+                     does not cover the whole space (finish it, or `merge` its chunks first)",
+                    path.display()
+                )));
+            }
+        }
     }
-    Ok(floors)
+    Ok(proved)
+}
+
+/// `set` with each proved magic that has fewer bits than the set's own for its square (the
+/// slices laid out again end to end); one line for each magic taken.
+fn with_proved_magics(
+    set: &MagicSet,
+    magics: &[(Target, u64, PathBuf)],
+) -> (MagicSet, Vec<String>) {
+    let mut pairs = [SliderKind::Rook, SliderKind::Bishop]
+        .map(|kind| set.entries(kind).map(|entry| (entry.magic, entry.bits)));
+    let mut taken = Vec::new();
+    for &(target, magic, ref path) in magics {
+        let pair = &mut pairs[target.kind() as usize][usize::from(target.square())];
+        if target.bits() < pair.1 {
+            *pair = (magic, target.bits());
+            taken.push(format!(
+                "{} {}: {} bits ({magic:#018x}) from {}",
+                target.kind(),
+                square_name(target.square()),
+                target.bits(),
+                path.display()
+            ));
+        }
+    }
+    if taken.is_empty() {
+        return (set.clone(), taken);
+    }
+    let [rook, bishop] = pairs;
+    (
+        MagicSet::with_dense_offsets(Scheme::Fancy, rook, bishop),
+        taken,
+    )
 }
 
 pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
@@ -106,7 +160,17 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         force: args.force,
     };
     output.check_writable()?;
-    let (set, _) = read_verified(&args.file)?;
+    let (set, table) = read_verified(&args.file)?;
+    let entries_in_file = table.entries() as u64;
+    let proved = read_proofs(&args.proofs)?;
+    let (set, taken) = if set.scheme == Scheme::Fancy {
+        with_proved_magics(&set, &proved.magics)
+    } else {
+        (set, Vec::new())
+    };
+    for line in &taken {
+        eprintln!("{line}");
+    }
     let effort = ReduceEffort {
         budget: budget_of(
             args.attempts,
@@ -117,7 +181,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         seed: args.seed,
         threads: threads_or_all_cores(args.threads),
         only: args.kind.map(SliderKind::from),
-        floors: proved_floors(&args.floors)?,
+        floors: proved.floors,
     };
     let progress = ProgressBar::new(128).with_style(
         ProgressStyle::with_template(
@@ -151,22 +215,23 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     } else {
         ""
     };
-    let comments = [
+    let mut comments = vec![
         "bitforge magic set, reduced by magic-search".to_owned(),
         format!("command: {}", command_line()),
         format!(
-            "table entries: {} (before: {}), {} bits lost in {} rounds{stopped}",
-            reduced.entries, reduced.entries_before, reduced.reductions, reduced.rounds
+            "table entries: {} (before: {entries_in_file}), {} bits lost in {} rounds{stopped}",
+            reduced.entries, reduced.reductions, reduced.rounds
         ),
     ];
+    comments.extend(taken.iter().map(|line| format!("proved: {line}")));
     output.write(&reduced.set.to_text(&comments))?;
     let entries = |n: u64| usize::try_from(n).expect("a fancy table fits in memory");
     eprintln!(
         "table entries: {} ({:.1} KiB), from {} ({:.1} KiB)",
         reduced.entries,
         kib(entries(reduced.entries)),
-        reduced.entries_before,
-        kib(entries(reduced.entries_before))
+        entries_in_file,
+        kib(entries(entries_in_file))
     );
     eprintln!(
         "{} bits lost in {} rounds, {} candidates; {} squares at their floor left alone",

@@ -220,28 +220,45 @@ fn ctrl_c_stops_a_proof_inside_a_root_at_once_and_saves_what_is_whole() {
 }
 
 #[test]
-fn reduce_leaves_squares_at_a_proved_floor_alone() {
+fn reduce_takes_what_proofs_show() {
     let dir = scratch("prove_floor");
-    let (set, d8_4, d8_5) = (
+    let (set, d8_4, d8_5, d8_part, b1) = (
         dir.join("set.magics"),
         dir.join("d8-4.proof"),
         dir.join("d8-5.proof"),
+        dir.join("d8-part.proof"),
+        dir.join("b1.hunt"),
     );
     std::fs::write(&set, good_set_text()).unwrap();
-    for (bits, file) in [("4", &d8_4), ("5", &d8_5)] {
-        let proof = magic_search(&[
-            "prove",
-            "bishop",
-            "d8",
-            "--bits",
-            bits,
-            "--checkpoint",
-            path_str(file),
-        ]);
+    for (bits, file, roots) in [
+        ("4", &d8_4, None),
+        ("5", &d8_5, None),
+        ("4", &d8_part, Some("0..1")),
+    ] {
+        let mut args = vec!["prove", "bishop", "d8", "--bits", bits];
+        args.extend(["--checkpoint", path_str(file)]);
+        args.extend(roots.iter().flat_map(|roots| ["--roots", roots]));
+        let proof = magic_search(&args);
         assert!(proof.status.success(), "{}", stderr(&proof));
     }
+    // A range holding one reduced magic of the kept set (bishop b1 at 4 bits, 5 in the mask),
+    // as a residue of its period.
+    let b1_magic = 0xefc4b01ceadffb3d_u64 & ((1 << 54) - 1);
+    let range = format!("{b1_magic:#x}..{:#x}", b1_magic + 1);
+    let hunt = magic_search(&[
+        "hunt",
+        "bishop",
+        "b1",
+        "--bits",
+        "4",
+        "--range",
+        &range,
+        "--checkpoint",
+        path_str(&b1),
+    ]);
+    assert!(hunt.status.success(), "{}", stderr(&hunt));
     let out = dir.join("reduced.magics");
-    let reduce = |floors: &[&Path]| {
+    let reduce = |proofs: &[&Path]| {
         let mut args = vec![
             "reduce",
             path_str(&set),
@@ -255,9 +272,9 @@ fn reduce_leaves_squares_at_a_proved_floor_alone() {
             path_str(&out),
             "--force",
         ];
-        if !floors.is_empty() {
-            args.push("--floors");
-            args.extend(floors.iter().map(|f| path_str(f)));
+        if !proofs.is_empty() {
+            args.push("--proofs");
+            args.extend(proofs.iter().map(|f| path_str(f)));
         }
         magic_search(&args)
     };
@@ -273,6 +290,26 @@ fn reduce_leaves_squares_at_a_proved_floor_alone() {
     };
     let without = at_floor(&reduce(&[]));
     assert_eq!(at_floor(&reduce(&[&d8_4])), without + 1);
-    // A proof that found magics proves no floor.
-    assert_fails(&reduce(&[&d8_5]), 2, "not a floor", "a proof with magics");
+    // A proof whose magics have the set's bits changes nothing and proves no floor.
+    assert_eq!(at_floor(&reduce(&[&d8_5])), without);
+    // A found magic with fewer bits replaces the square's, whatever the search does.
+    let taken = reduce(&[&b1, &d8_4]);
+    assert_eq!(at_floor(&taken), without + 1);
+    assert!(
+        stderr(&taken).contains("bishop b1: 4 bits"),
+        "{}",
+        stderr(&taken)
+    );
+    let written = std::fs::read_to_string(&out).unwrap();
+    let reduced = bitforge_index::MagicSet::parse(&written).unwrap();
+    let b1_entry = reduced.bishop[1];
+    assert_eq!((b1_entry.magic, b1_entry.bits), (b1_magic, 4));
+    assert!(written.contains("proved: bishop b1"), "{written}");
+    // Part of a tree with no magic is neither.
+    assert_fails(
+        &reduce(&[&d8_part]),
+        2,
+        "neither a magic nor a floor",
+        "a partial proof",
+    );
 }
