@@ -149,7 +149,7 @@ fn with_proved_magics(
     }
     let [rook, bishop] = pairs;
     (
-        MagicSet::with_dense_offsets(Scheme::Fancy, rook, bishop),
+        MagicSet::with_dense_offsets(set.scheme, rook, bishop),
         taken,
     )
 }
@@ -163,11 +163,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     let (set, table) = read_verified(&args.file)?;
     let entries_in_file = table.entries() as u64;
     let proved = read_proofs(&args.proofs)?;
-    let (set, taken) = if set.scheme == Scheme::Fancy {
-        with_proved_magics(&set, &proved.magics)
-    } else {
-        (set, Vec::new())
-    };
+    let (set, taken) = with_proved_magics(&set, &proved.magics);
     for line in &taken {
         eprintln!("{line}");
     }

@@ -201,8 +201,8 @@ fn bad_proof_files_name_the_fault() {
 
 #[test]
 fn the_tree_estimate_is_close_to_the_walked_tree() {
-    // A 10% band: the estimator's error is far smaller (results/analysis.md), a weight left out
-    // would be off by far more.
+    // The band leaves room for the estimator's own error (results/analysis.md); a weight left
+    // out would be off by far more.
     for target in [bishop(D8, 5), bishop(C8, 4), bishop(E8, 5)] {
         let exact = run(target, whole(target), 2, 1);
         let walked: u64 = exact.tally.levels.iter().map(|l| l.tested).sum();
