@@ -29,7 +29,7 @@ mod state_file;
 
 pub use engine::{
     BitsTarget, Budget, DEFAULT_SEED, FANCY_STREAM_OFFSETS, Found, Prefer, SearchConfig,
-    SearchStats, SquareProgress, SquareResult, Stage, TunedSquare, find_square,
+    SearchStats, SquareProgress, SquareResult, Stage, TunedSquare, Vectors, find_square,
     tune_stream_offsets,
 };
 pub use export::{ExportOptions, Format, Prefix, export, export_pext};

@@ -1,11 +1,18 @@
 //! magic-search's full fancy search against Stockfish's method (benches/c/stockfish_magics.c,
 //! built by this crate's build script), the way issue 19 states the target: one thread, find +
 //! verify a full set, seeds 1-9 (magic-search's stream offsets are tuned for its default seed
-//! only; Stockfish's generator starts every square from the seed), the median over the seeds; both run in the same rounds, alternating, so the machine's drift hits
-//! both alike. Each C run's table is checked against the reference walker.
+//! only; Stockfish's generator starts every square from the seed), the median over the seeds;
+//! both run in the same rounds, alternating, so the machine's drift hits both alike. Each C
+//! run's table is checked against the reference walker. A last row, not in the median, times
+//! both searches tuned: magic-search's default seed (its tuned streams) against Stockfish's
+//! per-rank seeds.
+//!
+//! `--vectors` times magic-search once per choice of vector instructions in the same rounds
+//! (`scalar`, `avx2`, `widest`), to measure on one machine the paths that CPUs without AVX-512
+//! or AVX2 run.
 //!
 //! ```sh
-//! cargo run --release -p bitforge-benches --bin search-speed -- --rounds 3
+//! cargo run --release -p bitforge-benches --bin search-speed -- --rounds 3 --vectors avx2,widest
 //! ```
 
 use std::process::ExitCode;
@@ -15,10 +22,11 @@ use bitforge_benches::machine::Machine;
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::{Scheme, SliderKind, Subsets, verify};
 use clap::Parser;
-use magic_search::{SearchConfig, find_set};
+use magic_search::{DEFAULT_SEED, SearchConfig, Vectors, find_set};
 
 unsafe extern "C" {
-    /// Finds every rook, then every bishop magic, the candidates tried returned.
+    /// Finds every rook, then every bishop magic, the candidates tried returned; seed 0 starts
+    /// each square from Stockfish's seed for its rank.
     fn stockfish_find_magics(seed: u64, magics: *mut u64) -> u64;
     /// Entry `index` of the table the last search filled (rooks' slices first).
     fn stockfish_table_entry(index: usize) -> u64;
@@ -32,10 +40,31 @@ struct Args {
     /// counts.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
-    /// The seeds (nonzero; Stockfish's generator stays at zero).
+    /// The seeds (nonzero; Stockfish's generator stays at zero), each a row.
     #[arg(long, value_delimiter = ',', default_values_t = 1..=9u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     seeds: Vec<u64>,
+    /// The widest vector instructions magic-search may use, one timing per choice (`scalar`,
+    /// `avx2`, `widest`); the sets are the same.
+    #[arg(long, value_delimiter = ',', default_values_t = [Vectors::Widest])]
+    vectors: Vec<Vectors>,
+}
+
+/// One row of the table: magic-search's seed and Stockfish's (0: its per-rank seeds).
+#[derive(Clone, Copy)]
+struct Row {
+    ours: u64,
+    theirs: u64,
+}
+
+impl Row {
+    fn label(self) -> String {
+        if self.theirs == 0 {
+            "tuned".to_owned()
+        } else {
+            self.ours.to_string()
+        }
+    }
 }
 
 /// Runs Stockfish's search and checks the table it filled: its candidates tried.
@@ -76,36 +105,56 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let mut ours = vec![Vec::new(); args.seeds.len()];
-    let mut theirs = vec![Vec::new(); args.seeds.len()];
-    let mut tried = vec![(0, 0); args.seeds.len()];
+    let rows: Vec<Row> = (args.seeds.iter())
+        .map(|&seed| Row {
+            ours: seed,
+            theirs: seed,
+        })
+        .chain([Row {
+            ours: DEFAULT_SEED,
+            theirs: 0,
+        }])
+        .collect();
+    // ours[path][row], theirs[row]: every round's time.
+    let mut ours = vec![vec![Vec::new(); rows.len()]; args.vectors.len()];
+    let mut theirs = vec![Vec::new(); rows.len()];
+    let mut tried = vec![(0, 0); rows.len()];
     for round in 1..=args.rounds {
         eprintln!("round {round} of {}", args.rounds);
-        for (number, &seed) in args.seeds.iter().enumerate() {
-            let config = SearchConfig {
-                seed,
-                ..SearchConfig::default()
-            };
-            let started = Instant::now();
-            let (set, stats) = find_set(&config, 1, &|_| {});
-            let checked = verify(&set);
-            ours[number].push(started.elapsed());
-            if let Err(error) = checked {
-                eprintln!("error: magic-search's set for seed {seed} does not verify: {error}");
-                return ExitCode::FAILURE;
+        for (number, row) in rows.iter().enumerate() {
+            for (path, &vectors) in args.vectors.iter().enumerate() {
+                let config = SearchConfig {
+                    seed: row.ours,
+                    vectors,
+                    ..SearchConfig::default()
+                };
+                let started = Instant::now();
+                let (set, stats) = find_set(&config, 1, &|_| {});
+                let checked = verify(&set);
+                ours[path][number].push(started.elapsed());
+                if let Err(error) = checked {
+                    eprintln!(
+                        "error: magic-search's set for seed {} ({vectors}) does not verify: \
+                         {error}",
+                        row.ours
+                    );
+                    return ExitCode::FAILURE;
+                }
+                tried[number].0 = stats.candidates_tried;
             }
 
             let started = Instant::now();
             // The C search fills its table as it goes: that is its verification.
             // SAFETY: see `stockfish`.
-            let their_tried = unsafe { stockfish_find_magics(seed, [0u64; 128].as_mut_ptr()) };
+            let their_tried =
+                unsafe { stockfish_find_magics(row.theirs, [0u64; 128].as_mut_ptr()) };
             theirs[number].push(started.elapsed());
-            tried[number] = (stats.candidates_tried, their_tried);
+            tried[number].1 = their_tried;
         }
     }
     // Outside the timed runs: the C search's table is right.
-    for &seed in &args.seeds {
-        if let Err(error) = stockfish(seed) {
+    for row in &rows {
+        if let Err(error) = stockfish(row.theirs) {
             eprintln!("error: {error}");
             return ExitCode::FAILURE;
         }
@@ -113,35 +162,61 @@ fn main() -> ExitCode {
 
     let machine = Machine::here();
     println!(
-        "Machine: {}, {} cores; {} rounds, medians per seed.\n",
-        machine.cpu, machine.cores, args.rounds
+        "Machine: {}, {} cores; {} rounds, medians per seed; magic-search's vector \
+         instructions at most: {}.\n",
+        machine.cpu,
+        machine.cores,
+        args.rounds,
+        args.vectors.iter().map(Vectors::to_string).collect::<Vec<_>>().join(", ")
     );
-    println!(
-        "| seed | magic-search ms | candidates | Stockfish's method ms | candidates | ratio |"
-    );
-    println!("| --- | --- | --- | --- | --- | --- |");
+    let paths = args.vectors.iter();
+    let header: String = paths.clone().map(|v| format!(" magic-search {v} ms |")).collect();
+    let ratios: String = paths.clone().map(|v| format!(" {v} / C |")).collect();
+    println!("| seed |{header} candidates | Stockfish's method ms | candidates |{ratios}");
+    println!("| --- |{}", " --- |".repeat(2 * args.vectors.len() + 3));
     let ms = |time: Duration| time.as_secs_f64() * 1000.0;
-    let mut our_medians = Vec::new();
+    let cells = |ours: &[Duration], theirs: Duration, bold: bool| -> (String, String) {
+        let times = ours.iter().map(|&time| format!(" {:.1} |", ms(time))).collect();
+        let ratios = (ours.iter())
+            .map(|&time| {
+                let ratio = ms(time) / ms(theirs);
+                if bold {
+                    format!(" **{ratio:.2}** |")
+                } else {
+                    format!(" {ratio:.2} |")
+                }
+            })
+            .collect();
+        (times, ratios)
+    };
+    let mut our_medians = vec![Vec::new(); args.vectors.len()];
     let mut their_medians = Vec::new();
-    for (number, seed) in args.seeds.iter().enumerate() {
-        let (a, b) = (median(ours[number].clone()), median(theirs[number].clone()));
-        our_medians.push(a);
-        their_medians.push(b);
-        println!(
-            "| {seed} | {:.1} | {} | {:.1} | {} | {:.2} |",
-            ms(a),
-            tried[number].0,
-            ms(b),
-            tried[number].1,
-            ms(a) / ms(b)
+    let mut tuned_line = String::new();
+    for (number, row) in rows.iter().enumerate() {
+        let their_time = median(theirs[number].clone());
+        let our_times: Vec<Duration> =
+            ours.iter().map(|path| median(path[number].clone())).collect();
+        let (times, ratios) = cells(&our_times, their_time, false);
+        let (our_tried, their_tried) = tried[number];
+        let line = format!(
+            "| {} |{times} {our_tried} | {:.1} | {their_tried} |{ratios}",
+            row.label(),
+            ms(their_time)
         );
+        if row.theirs == 0 {
+            tuned_line = line;
+            continue;
+        }
+        println!("{line}");
+        their_medians.push(their_time);
+        for (medians, &time) in our_medians.iter_mut().zip(&our_times) {
+            medians.push(time);
+        }
     }
-    let (a, b) = (median(our_medians), median(their_medians));
-    println!(
-        "| median | {:.1} | | {:.1} | | {:.2} |",
-        ms(a),
-        ms(b),
-        ms(a) / ms(b)
-    );
+    let their_time = median(their_medians);
+    let our_times: Vec<Duration> = our_medians.into_iter().map(median).collect();
+    let (times, ratios) = cells(&our_times, their_time, true);
+    println!("| median |{times} | {:.1} | |{ratios}", ms(their_time));
+    println!("{tuned_line}");
     ExitCode::SUCCESS
 }

@@ -7,7 +7,7 @@ use bitforge_index::{AttackTable, MagicSet, Scheme, SliderKind, verify};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{
-    BitsTarget, Budget, Chunk, DEFAULT_SEED, FindState, Prefer, SearchConfig, Target, find,
+    BitsTarget, Budget, Chunk, DEFAULT_SEED, FindState, Prefer, SearchConfig, Target, Vectors, find,
 };
 
 use crate::Failure;
@@ -181,6 +181,7 @@ pub(crate) fn run(args: &FindArgs) -> Result<(), Failure> {
         candidates: args.candidates,
         narrow: args.narrow,
         prefer: args.prefer,
+        vectors: Vectors::default(),
     };
     let threads = threads_or_all_cores(args.threads);
 

@@ -1,32 +1,66 @@
-//! The full-width search's two cheap tests, the top-byte filter and the killer pairs, on eight
-//! candidates or eight pairs at once where the CPU has AVX-512 (chosen at run time), and one at
-//! a time otherwise; with AVX-512, the candidates themselves are drawn in eight lanes
-//! ([`Block`]). Both paths decide alike: the search's result does not depend on the CPU.
+//! The full-width search's two cheap tests, the top-byte filter and the killer pairs, and the
+//! drawing of its candidates in eight lanes of one stream ([`Block`]): in AVX-512 instructions
+//! where the CPU has them, in plain code that the compiler turns into AVX2 (or SSE2)
+//! instructions otherwise ([`Path`], chosen at run time). Every path decides alike: the
+//! search's result does not depend on the CPU.
 
+use super::Vectors;
 #[cfg(target_arch = "x86_64")]
 use super::stream_jump::{Modulus, Poly, jump, step};
 #[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
 
+/// Which of the implementations below a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// [`Scalar`], compiled for the baseline CPU.
+    Scalar,
+    /// [`Avx2`].
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Avx2,
+    /// [`Avx512`].
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Avx512,
+}
+
+impl Path {
+    /// The widest path this CPU has within `limit`.
+    pub(crate) fn choose(limit: Vectors) -> Path {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if limit == Vectors::Widest && Avx512::available() {
+                return Path::Avx512;
+            }
+            if limit >= Vectors::Avx2 && Avx2::available() {
+                return Path::Avx2;
+            }
+        }
+        let _ = limit;
+        Path::Scalar
+    }
+}
+
 /// Candidates the full-width search draws at a time.
 pub(crate) const BATCH: usize = 64;
 
-/// How many recently colliding key pairs the vector path tries before the table: successive
+/// How many recently colliding key pairs the AVX-512 path tries before the table: successive
 /// candidates tend to fail on the same pairs, and eight pairs take two multiplications.
 pub(crate) const KILLERS: usize = 32;
 
-/// How many of them the scalar path tries (the most recent), where a pair costs two
-/// multiplications (results/analysis.md, issue 19, has the measurements behind both counts).
-const SCALAR_KILLERS: usize = 8;
+/// How many of them the scalar and AVX2 paths try (the most recent), where a pair costs two
+/// multiplications, each three 32-bit ones in AVX2 (results/analysis.md, issues 19 and 38, has
+/// the measurements behind the counts).
+const RECENT_KILLERS: usize = 8;
 
-/// The killer pairs: all of them as two arrays for the vector path (pair `i` is `(first[i],
-/// second[i])`), the most recent as pairs for the scalar one.
+/// The killer pairs, pair `i` being `(first[i], second[i])`: all of them for the AVX-512
+/// path, the most recent for the others.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Killers {
     first: [u64; KILLERS],
     second: [u64; KILLERS],
     next: usize,
-    recent: [(u64, u64); SCALAR_KILLERS],
+    recent_first: [u64; RECENT_KILLERS],
+    recent_second: [u64; RECENT_KILLERS],
     next_recent: usize,
 }
 
@@ -37,7 +71,8 @@ impl Killers {
             first: [0; KILLERS],
             second: [0; KILLERS],
             next: 0,
-            recent: [(0, 0); SCALAR_KILLERS],
+            recent_first: [0; RECENT_KILLERS],
+            recent_second: [0; RECENT_KILLERS],
             next_recent: 0,
         }
     }
@@ -47,8 +82,9 @@ impl Killers {
         self.first[self.next] = first;
         self.second[self.next] = second;
         self.next = (self.next + 1) % KILLERS;
-        self.recent[self.next_recent] = (first, second);
-        self.next_recent = (self.next_recent + 1) % SCALAR_KILLERS;
+        self.recent_first[self.next_recent] = first;
+        self.recent_second[self.next_recent] = second;
+        self.next_recent = (self.next_recent + 1) % RECENT_KILLERS;
     }
 }
 
@@ -83,6 +119,17 @@ pub(crate) trait Lanes {
     unsafe fn killed(killers: &Killers, magic: u64, shift: u32) -> bool;
 }
 
+/// Lanes that also draw the candidates, a [`Block`] at a time.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait Blocks: Lanes {
+    /// Draws `block`'s candidates and marks those that pass the top-byte filter for `mask`
+    /// (all of them if not `filter`); computes where the next block starts.
+    ///
+    /// # Safety
+    /// As for [`Lanes::keep`].
+    unsafe fn draw(block: &mut Block, mask: u64, filter: bool);
+}
+
 /// One candidate, one pair at a time: every CPU.
 pub(crate) struct Scalar;
 
@@ -109,7 +156,270 @@ impl Lanes for Scalar {
     #[inline(always)]
     unsafe fn killed(killers: &Killers, magic: u64, shift: u32) -> bool {
         let index = |key: u64| bitforge_index::magic_index(key, magic, shift);
-        (killers.recent.iter()).any(|&(a, b)| a != b && index(a) == index(b))
+        (killers.recent_first.iter().zip(&killers.recent_second))
+            .any(|(&a, &b)| a != b && index(a) == index(b))
+    }
+}
+
+/// Four pairs or four candidates per instruction: AVX2, which has no 64-bit multiplication,
+/// rotation or population count (each is a few instructions here). The batches' filter stays
+/// scalar: a stage's first pause interval, mostly.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// Whether this CPU has the instructions.
+    pub(crate) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes for Avx2 {
+    #[inline(always)]
+    unsafe fn keep(
+        mask: u64,
+        filter: bool,
+        candidates: &[u64; BATCH],
+        count: usize,
+        kept: &mut [u64; BATCH],
+        numbers: &mut [u64; BATCH],
+    ) -> usize {
+        // SAFETY: the scalar path runs on every CPU.
+        unsafe { Scalar::keep(mask, filter, candidates, count, kept, numbers) }
+    }
+
+    #[inline(always)]
+    unsafe fn killed(killers: &Killers, magic: u64, shift: u32) -> bool {
+        use std::arch::x86_64::*;
+        // SAFETY: the caller guarantees AVX2; each load reads four keys at `start`, a multiple
+        // of 4 below RECENT_KILLERS (a multiple of 4).
+        unsafe {
+            let magic = Multiplier::new(magic);
+            let shift = _mm_cvtsi64_si128(i64::from(shift));
+            let mut hit = _mm256_setzero_si256();
+            for start in (0..RECENT_KILLERS).step_by(4) {
+                let first = _mm256_loadu_si256(killers.recent_first.as_ptr().add(start).cast());
+                let second = _mm256_loadu_si256(killers.recent_second.as_ptr().add(start).cast());
+                let first_index = _mm256_srl_epi64(magic.times(first), shift);
+                let second_index = _mm256_srl_epi64(magic.times(second), shift);
+                let same_index = _mm256_cmpeq_epi64(first_index, second_index);
+                let same_key = _mm256_cmpeq_epi64(first, second);
+                hit = _mm256_or_si256(hit, _mm256_andnot_si256(same_key, same_index));
+            }
+            _mm256_testz_si256(hit, hit) == 0
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Blocks for Avx2 {
+    #[inline(always)]
+    unsafe fn draw(block: &mut Block, mask: u64, filter: bool) {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { Self::draw_avx2(block, mask, filter) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// [`Blocks::draw`] in AVX2 instructions: lanes 0-3 and 4-7 of each state word in two
+    /// registers. AVX2 has no 64-bit rotation, multiplication or population count: a rotation
+    /// is two shifts, the low 64 bits of a product three 32-bit multiplications, the top
+    /// byte's population count two nibble look-ups.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 ([`Avx2::available`]).
+    #[inline(always)]
+    unsafe fn draw_avx2(block: &mut Block, mask: u64, filter: bool) {
+        use std::arch::x86_64::*;
+        type Half = [__m256i; 4];
+        #[inline(always)]
+        unsafe fn rotate_left<const LEFT: i32, const RIGHT: i32>(x: __m256i) -> __m256i {
+            // SAFETY: the caller's features include AVX2.
+            unsafe { _mm256_or_si256(_mm256_slli_epi64::<LEFT>(x), _mm256_srli_epi64::<RIGHT>(x)) }
+        }
+        #[inline(always)]
+        unsafe fn step(s: &mut Half) {
+            // SAFETY: as above.
+            unsafe {
+                let t = _mm256_slli_epi64::<17>(s[1]);
+                s[2] = _mm256_xor_si256(s[2], s[0]);
+                s[3] = _mm256_xor_si256(s[3], s[1]);
+                s[1] = _mm256_xor_si256(s[1], s[2]);
+                s[0] = _mm256_xor_si256(s[0], s[3]);
+                s[2] = _mm256_xor_si256(s[2], t);
+                s[3] = rotate_left::<45, 19>(s[3]);
+            }
+        }
+        #[inline(always)]
+        unsafe fn draw(s: &mut Half) -> __m256i {
+            // SAFETY: as above. xoshiro256++'s output, then the state's step.
+            unsafe {
+                let sum = _mm256_add_epi64(s[0], s[3]);
+                let output = _mm256_add_epi64(rotate_left::<23, 41>(sum), s[0]);
+                step(s);
+                output
+            }
+        }
+        // SAFETY: the caller guarantees AVX2. Loads and stores are of halves of rows of the
+        // block's arrays (four u64 each), inside them.
+        unsafe {
+            #[inline(always)]
+            unsafe fn load(row: &[u64; 8], half: usize) -> __m256i {
+                // SAFETY: the caller's features include AVX2; four u64 at 0 or 4, in the row.
+                unsafe { _mm256_loadu_si256(row.as_ptr().add(4 * half).cast()) }
+            }
+            let mut low: Half = [0, 1, 2, 3].map(|w| load(&block.starts[w], 0));
+            let mut high: Half = [0, 1, 2, 3].map(|w| load(&block.starts[w], 1));
+            let spread = Spread::new(mask);
+            let mut passed = [0u8; LANE_CANDIDATES];
+            for (row, pass) in block.candidates.iter_mut().zip(&mut passed) {
+                let (a, b, c) = (draw(&mut low), draw(&mut low), draw(&mut low));
+                let first = _mm256_and_si256(_mm256_and_si256(a, b), c);
+                let (a, b, c) = (draw(&mut high), draw(&mut high), draw(&mut high));
+                let second = _mm256_and_si256(_mm256_and_si256(a, b), c);
+                _mm256_storeu_si256(row.as_mut_ptr().cast(), first);
+                _mm256_storeu_si256(row.as_mut_ptr().add(4).cast(), second);
+                *pass = if filter {
+                    (spread.passes(first) | spread.passes(second) << 4) as u8
+                } else {
+                    0xFF
+                };
+            }
+            // From one byte per row to one bit string per lane: shifted left by 7 - lane, each
+            // 16-bit word has the lane's bit of both its bytes at their tops, which
+            // `movemask` gathers, 32 rows at a time.
+            for (chunk, bytes) in passed.chunks_exact(64).enumerate() {
+                let low_rows = _mm256_loadu_si256(bytes.as_ptr().cast());
+                let high_rows = _mm256_loadu_si256(bytes.as_ptr().add(32).cast());
+                for (lane, bits) in block.passed.iter_mut().enumerate() {
+                    let shift = _mm_cvtsi32_si128(7 - lane as i32);
+                    let tops = |rows| _mm256_movemask_epi8(_mm256_sll_epi16(rows, shift)) as u32;
+                    bits[chunk] = u64::from(tops(low_rows)) | u64::from(tops(high_rows)) << 32;
+                }
+            }
+            // The next block: every lane one block on, summing the states at the jump's terms.
+            let mut low: Half = [0, 1, 2, 3].map(|w| load(&block.starts[w], 0));
+            let mut high: Half = [0, 1, 2, 3].map(|w| load(&block.starts[w], 1));
+            let mut sum_low = [_mm256_setzero_si256(); 4];
+            let mut sum_high = [_mm256_setzero_si256(); 4];
+            for &lanes in &LaneJumps::get().next_block {
+                if lanes != 0 {
+                    for w in 0..4 {
+                        sum_low[w] = _mm256_xor_si256(sum_low[w], low[w]);
+                        sum_high[w] = _mm256_xor_si256(sum_high[w], high[w]);
+                    }
+                }
+                step(&mut low);
+                step(&mut high);
+            }
+            for (row, (low, high)) in block.next.iter_mut().zip(sum_low.into_iter().zip(sum_high)) {
+                _mm256_storeu_si256(row.as_mut_ptr().cast(), low);
+                _mm256_storeu_si256(row.as_mut_ptr().add(4).cast(), high);
+            }
+        }
+    }
+}
+
+/// One 64-bit factor in AVX2 registers: AVX2 multiplies 32-bit halves only, so the low 64
+/// bits of a product are three such multiplications.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Multiplier {
+    low: std::arch::x86_64::__m256i,
+    high: std::arch::x86_64::__m256i,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Multiplier {
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn new(factor: u64) -> Multiplier {
+        use std::arch::x86_64::*;
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            Multiplier {
+                low: _mm256_set1_epi64x(factor as i64),
+                high: _mm256_set1_epi64x((factor >> 32) as i64),
+            }
+        }
+    }
+
+    /// `values * factor` in each lane, wrapping.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn times(self, values: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
+        use std::arch::x86_64::*;
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            // The low halves' product plus the cross products shifted up by 32 (the high
+            // halves' product lies beyond bit 63).
+            let cross = _mm256_add_epi64(
+                _mm256_mul_epu32(_mm256_srli_epi64::<32>(values), self.low),
+                _mm256_mul_epu32(values, self.high),
+            );
+            _mm256_add_epi64(
+                _mm256_mul_epu32(values, self.low),
+                _mm256_slli_epi64::<32>(cross),
+            )
+        }
+    }
+}
+
+/// The top-byte filter for one mask in AVX2 registers.
+#[cfg(target_arch = "x86_64")]
+struct Spread {
+    mask: Multiplier,
+    nibble_counts: std::arch::x86_64::__m256i,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Spread {
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn new(mask: u64) -> Spread {
+        use std::arch::x86_64::*;
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            Spread {
+                mask: Multiplier::new(mask),
+                nibble_counts: _mm256_setr_epi8(
+                    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2,
+                    2, 3, 2, 3, 3, 4,
+                ),
+            }
+        }
+    }
+
+    /// The lanes (bit `i` for lane `i`) whose candidate moves at least six bits of the mask
+    /// into the top byte ([`spreads_over_the_top_byte`]).
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn passes(&self, candidates: std::arch::x86_64::__m256i) -> i32 {
+        use std::arch::x86_64::*;
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            let top = _mm256_srli_epi64::<56>(self.mask.times(candidates));
+            let count = _mm256_add_epi64(
+                _mm256_shuffle_epi8(
+                    self.nibble_counts,
+                    _mm256_and_si256(top, _mm256_set1_epi64x(0x0F)),
+                ),
+                _mm256_shuffle_epi8(self.nibble_counts, _mm256_srli_epi64::<4>(top)),
+            );
+            _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(
+                count,
+                _mm256_set1_epi64x(5),
+            )))
+        }
     }
 }
 
@@ -200,13 +510,25 @@ impl Lanes for Avx512 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+impl Blocks for Avx512 {
+    #[inline(always)]
+    unsafe fn draw(block: &mut Block, mask: u64, filter: bool) {
+        // SAFETY: the caller guarantees the features.
+        unsafe { Self::draw_avx512(block, mask, filter) }
+    }
+}
+
 /// Candidates each of the eight lanes draws per [`Block`].
+#[cfg(target_arch = "x86_64")]
 pub(crate) const LANE_CANDIDATES: usize = 512;
 
 /// Candidates per [`Block`]: one pause interval of the search.
+#[cfg(target_arch = "x86_64")]
 pub(crate) const BLOCK: usize = 8 * LANE_CANDIDATES;
 
 /// Draws per sparse candidate.
+#[cfg(target_arch = "x86_64")]
 const DRAWS: u64 = 3;
 
 /// The jumps a [`Block`] needs, computed once per process.
@@ -240,10 +562,11 @@ impl LaneJumps {
     }
 }
 
-/// [`BLOCK`] sparse candidates of one stream, drawn in eight AVX-512 lanes: lane `j` draws
-/// candidates `j * LANE_CANDIDATES ..` of the block, from a state jumped that far ahead (see
-/// [`crate::stream_jump`]); one lane alone draws a candidate in a third of the time a scalar
-/// draw takes, so eight at once leave the random stream off the search's critical path.
+/// [`BLOCK`] sparse candidates of one stream, drawn in eight lanes: lane `j` draws candidates
+/// `j * LANE_CANDIDATES ..` of the block, from a state jumped that far ahead (see
+/// [`super::stream_jump`]). The lanes are independent, so they are drawn side by side in
+/// vector registers where one stream's draws would wait on each other: the random stream
+/// leaves the search's critical path.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct Block {
     /// The lanes' states where this block starts: word `w` of lane `j` at `[w][j]`.
@@ -286,40 +609,60 @@ impl Block {
     }
 
     /// The candidates that passed the filter, in the stream's order: `(number, candidate)`.
-    pub(crate) fn passed(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
-        (0..8).flat_map(move |lane| {
-            (0..LANE_CANDIDATES / 64).flat_map(move |chunk| {
-                let mut bits = self.passed[lane][chunk];
-                core::iter::from_fn(move || {
-                    if bits == 0 {
-                        return None;
-                    }
-                    let candidate = chunk * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Some((
-                        lane * LANE_CANDIDATES + candidate,
-                        self.candidates[candidate][lane],
-                    ))
-                })
-            })
-        })
+    pub(crate) fn passed(&self) -> Passed<'_> {
+        Passed {
+            block: self,
+            word: 0,
+            bits: self.passed[0][0],
+        }
     }
 
-    /// Moves on to the next block (drawn by the next [`Avx512::draw`]).
+    /// Moves on to the next block (drawn by the next [`Blocks::draw`]).
     pub(crate) fn advance(&mut self) {
         self.starts = self.next;
     }
 }
 
+/// [`Block::passed`]: the filter's bit strings read word by word (a plain loop: an iterator
+/// of nested ranges kept its state in memory, a quarter of the AVX2 search's time).
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Passed<'a> {
+    block: &'a Block,
+    /// Word `lane * 8 + chunk` of the bit strings: candidates `64 * word ..` of the block.
+    word: usize,
+    /// What is left of that word.
+    bits: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Iterator for Passed<'_> {
+    type Item = (usize, u64);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, u64)> {
+        const WORDS: usize = LANE_CANDIDATES / 64;
+        while self.bits == 0 {
+            self.word += 1;
+            if self.word == 8 * WORDS {
+                return None;
+            }
+            self.bits = self.block.passed[self.word / WORDS][self.word % WORDS];
+        }
+        let number = 64 * self.word + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        let (lane, candidate) = (number / LANE_CANDIDATES, number % LANE_CANDIDATES);
+        Some((number, self.block.candidates[candidate][lane]))
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 impl Avx512 {
-    /// Draws `block`'s candidates and marks those that pass the top-byte filter for `mask`
-    /// (all of them if not `filter`); computes where the next block starts.
+    /// [`Blocks::draw`] in AVX-512 instructions.
     ///
     /// # Safety
     /// The CPU has AVX-512 F, DQ, BW and VPOPCNTDQ ([`Avx512::available`]).
     #[inline(always)]
-    pub(crate) unsafe fn draw(block: &mut Block, mask: u64, filter: bool) {
+    unsafe fn draw_avx512(block: &mut Block, mask: u64, filter: bool) {
         use std::arch::x86_64::*;
         #[inline(always)]
         unsafe fn step(s: &mut [__m512i; 4]) {
@@ -390,7 +733,9 @@ impl Avx512 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
     use rand_xoshiro::Xoshiro256PlusPlus;
+    #[cfg(target_arch = "x86_64")]
     use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     /// Whether any kept pair of different keys shares an index: what the vector path decides.
@@ -409,7 +754,7 @@ mod tests {
         for age in 1..=KILLERS {
             // SAFETY: the scalar path runs on every CPU.
             let scalar = unsafe { Scalar::killed(&killers, magic, shift) };
-            assert_eq!(scalar, age <= SCALAR_KILLERS, "pair of age {age}");
+            assert_eq!(scalar, age <= RECENT_KILLERS, "pair of age {age}");
             assert!(any_pair_collides(&killers, magic, shift));
             killers.remember(1 << 60, 1 << 61);
         }
@@ -441,14 +786,11 @@ mod tests {
     }
 
     /// Random candidates, masks and killer pairs of the shapes the search makes (sparse
-    /// candidates, pairs that often share an index), every batch length.
-    #[test]
+    /// candidates, pairs that often share an index), every batch length: `L` keeps the
+    /// candidates the scalar path keeps, and finds a collision among the killer pairs it tries
+    /// exactly where `collides` finds one.
     #[cfg(target_arch = "x86_64")]
-    fn avx512_decides_as_the_scalar_path() {
-        if !Avx512::available() {
-            eprintln!("no AVX-512 (F, DQ, VPOPCNTDQ) here: only the scalar path ran");
-            return;
-        }
+    fn decides_as_the_scalar_path<L: Lanes>(collides: fn(&Killers, u64, u32) -> bool) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(19);
         let mut sparse = || rng.next_u64() & rng.next_u64() & rng.next_u64();
         let mut killers = Killers::new();
@@ -460,7 +802,7 @@ mod tests {
             let filter = round % 3 != 0;
             let mut expected = ([0; BATCH], [0; BATCH]);
             let mut got = ([0; BATCH], [0; BATCH]);
-            // SAFETY: AVX-512 F, DQ and VPOPCNTDQ are here (checked above).
+            // SAFETY: the callers check L's features.
             let (a, b) = unsafe {
                 (
                     Scalar::keep(
@@ -471,7 +813,7 @@ mod tests {
                         &mut expected.0,
                         &mut expected.1,
                     ),
-                    Avx512::keep(mask, filter, &candidates, count, &mut got.0, &mut got.1),
+                    L::keep(mask, filter, &candidates, count, &mut got.0, &mut got.1),
                 )
             };
             assert_eq!(a, b);
@@ -488,25 +830,44 @@ mod tests {
             killers.remember(first, second);
             for magic in candidates {
                 let shift = 52 + (magic % 8) as u32;
-                let expected = any_pair_collides(&killers, magic, shift);
+                let expected = collides(&killers, magic, shift);
                 hits += usize::from(expected);
                 // SAFETY: as above.
-                assert_eq!(unsafe { Avx512::killed(&killers, magic, shift) }, expected);
+                assert_eq!(unsafe { L::killed(&killers, magic, shift) }, expected);
             }
         }
         // The pairs must collide often enough for the comparison to mean something.
         assert!(hits > 1_000, "{hits}");
     }
 
-    /// Three blocks in a row hold the stream's own sparse candidates in its order, mark those
-    /// that pass the filter, and give back the stream after any candidate and after the block.
     #[test]
     #[cfg(target_arch = "x86_64")]
-    fn a_block_draws_the_stream_in_order() {
-        if !Avx512::available() {
-            eprintln!("no AVX-512 (F, DQ, BW, VPOPCNTDQ) here: blocks are not drawn");
+    fn avx2_decides_as_the_scalar_path() {
+        if !Avx2::available() {
+            eprintln!("no AVX2 here: only the scalar path ran");
             return;
         }
+        // SAFETY: the scalar path runs on every CPU.
+        decides_as_the_scalar_path::<Avx2>(|killers, magic, shift| unsafe {
+            Scalar::killed(killers, magic, shift)
+        });
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx512_decides_as_the_scalar_path() {
+        if !Avx512::available() {
+            eprintln!("no AVX-512 (F, DQ, VPOPCNTDQ) here: only the scalar path ran");
+            return;
+        }
+        decides_as_the_scalar_path::<Avx512>(any_pair_collides);
+    }
+
+    /// Three blocks in a row, drawn by `draw`, hold the stream's own sparse candidates in its
+    /// order, mark those that pass the filter, and give back the stream after any candidate
+    /// and after the block.
+    #[cfg(target_arch = "x86_64")]
+    fn blocks_draw_the_stream_in_order(draw: impl Fn(&mut Block, u64, bool)) {
         let words = |rng: &Xoshiro256PlusPlus| -> [u64; 4] {
             let bytes = rng.state();
             core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..][..8].try_into().unwrap()))
@@ -516,8 +877,7 @@ mod tests {
         let mut block = Block::new(words(&rng));
         for round in 0..3 {
             let filter = round != 1;
-            // SAFETY: the features are here (checked above).
-            unsafe { Avx512::draw(&mut block, mask, filter) };
+            draw(&mut block, mask, filter);
             assert_eq!(block.stream(), words(&rng));
             let mut expected = Vec::new();
             for number in 0..BLOCK {
@@ -535,5 +895,31 @@ mod tests {
             block.advance();
         }
         assert_eq!(block.stream(), words(&rng));
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_blocks_draw_the_stream_in_order() {
+        if !Avx2::available() {
+            eprintln!("no AVX2 here: its blocks are not drawn");
+            return;
+        }
+        // SAFETY: AVX2 is here (checked above).
+        blocks_draw_the_stream_in_order(|block, mask, filter| unsafe {
+            Avx2::draw(block, mask, filter)
+        });
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx512_blocks_draw_the_stream_in_order() {
+        if !Avx512::available() {
+            eprintln!("no AVX-512 (F, DQ, BW, VPOPCNTDQ) here: its blocks are not drawn");
+            return;
+        }
+        // SAFETY: the features are here (checked above).
+        blocks_draw_the_stream_in_order(|block, mask, filter| unsafe {
+            Avx512::draw(block, mask, filter)
+        });
     }
 }

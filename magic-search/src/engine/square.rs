@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use super::candidate_filter::{BATCH, Lanes, Scalar, spreads_over_the_top_byte};
+use super::candidate_filter::{BATCH, Lanes, Path, Scalar, spreads_over_the_top_byte};
+#[cfg(target_arch = "x86_64")]
+use super::candidate_filter::{BLOCK, Block, Blocks};
 use super::tester::*;
 use super::tuned_streams::FANCY_STREAM_OFFSETS;
 use super::*;
@@ -75,9 +77,8 @@ pub(crate) struct SquareSearch {
     pub(crate) progress: SquareProgress,
     pub(crate) seed: u64,
     pub(crate) early_reject: bool,
-    /// Whether the full-width search's cheap tests run in AVX-512 lanes here.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) avx512: bool,
+    /// Where the full-width search's draws and cheap tests run.
+    pub(crate) path: Path,
 }
 
 /// The stream a square's search draws from: its own, so that the result depends neither on the
@@ -254,10 +255,7 @@ impl SquareSearch {
             progress,
             seed: config.seed,
             early_reject: config.scheme != Scheme::Black,
-            #[cfg(target_arch = "x86_64")]
-            avx512: super::candidate_filter::Avx512::available(),
-            #[cfg(not(target_arch = "x86_64"))]
-            avx512: false,
+            path: Path::choose(config.vectors),
         }
     }
 
@@ -460,57 +458,81 @@ impl SquareSearch {
 
     /// [`next_magic`](Self::next_magic) for a full-width stage (no budget, sparse candidates,
     /// no limits), the hot path of every search: the same candidates in the same order and
-    /// the same result, but drawn [`BATCH`] at a time, their cheap tests in vector lanes where
-    /// the CPU has them, and no branch per candidate for the nine in ten that the top-byte
-    /// filter rejects. With AVX-512, whole pause intervals are drawn in eight lanes at once
-    /// ([`Block`](super::candidate_filter::Block)).
+    /// the same result, but drawn [`BATCH`] at a time, with no branch per candidate for the
+    /// nine in ten that the top-byte filter rejects. Where the CPU has AVX2 or AVX-512, the
+    /// cheap tests run in vector lanes and, past a stage's first pause interval, whole pause
+    /// intervals are drawn in eight lanes at once (`Block`): a tuned stream finds most magics
+    /// in the first interval, sooner than a block is drawn. Without AVX2, blocks drawn in plain
+    /// code were slower than batches (results/analysis.md, issue 38).
     pub(crate) fn next_full_width_magic(
         &mut self,
         bits: u8,
         pause: &mut dyn FnMut() -> bool,
     ) -> Step {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx512 {
-            // SAFETY: `avx512` is set only where `Avx512::available()`.
-            return unsafe { self.full_width_avx512(bits, pause) };
+        match self.path {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Path::choose` picks `Avx512` only where `Avx512::available()`.
+            Path::Avx512 => unsafe { self.full_width_avx512(bits, pause) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Path::choose` picks `Avx2` only where `Avx2::available()`.
+            Path::Avx2 => unsafe { self.full_width_avx2(bits, pause) },
+            // SAFETY: the scalar path runs on every CPU.
+            _ => unsafe { self.full_width::<Scalar>(bits, pause, false) },
         }
-        // SAFETY: the scalar path runs on every CPU.
-        unsafe { self.full_width::<Scalar>(bits, pause, false) }
     }
 
-    /// The full-width loop compiled with AVX-512, for [`super::candidate_filter::Avx512`]: up to the next
-    /// pause point in batches, then in blocks. A stage's first pause interval is drawn in
-    /// batches too: a tuned stream finds most magics there, sooner than a block is drawn.
+    /// The full-width loop compiled with AVX-512, for [`super::candidate_filter::Avx512`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vpopcntdq")]
-    pub(crate) fn full_width_avx512(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
+    fn full_width_avx512(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
+        // SAFETY: this function's features are those `Avx512` needs.
+        unsafe { self.full_width_lanes::<super::candidate_filter::Avx512>(bits, pause) }
+    }
+
+    /// The full-width loop compiled with AVX2, for [`super::candidate_filter::Avx2`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn full_width_avx2(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
+        // SAFETY: this function's features are those `Avx2` needs.
+        unsafe { self.full_width_lanes::<super::candidate_filter::Avx2>(bits, pause) }
+    }
+
+    /// The full-width loop up to the next pause point in batches, then in blocks.
+    ///
+    /// # Safety
+    /// The CPU has the features of `L`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn full_width_lanes<L: Blocks>(
+        &mut self,
+        bits: u8,
+        pause: &mut dyn FnMut() -> bool,
+    ) -> Step {
         let before = self.progress.attempts;
         if before == 0 || !before.is_multiple_of(PAUSE_CHECK) {
-            // SAFETY: this function's features are those `Avx512` needs.
-            match unsafe { self.full_width::<super::candidate_filter::Avx512>(bits, pause, true) } {
+            // SAFETY: the caller guarantees L's features.
+            match unsafe { self.full_width::<L>(bits, pause, true) } {
                 Step::Paused if self.progress.attempts.is_multiple_of(PAUSE_CHECK) => {}
                 step => return step,
             }
         }
         // SAFETY: as above.
-        unsafe { self.full_width_blocks(bits, pause, self.progress.attempts == before) }
+        unsafe { self.full_width_blocks::<L>(bits, pause, self.progress.attempts == before) }
     }
 
-    /// The full-width loop from a pause point on, one [`Block`](super::candidate_filter::Block) (a pause
-    /// interval) at a time. `first`: this call has drawn nothing yet (it does not pause
-    /// before it has).
+    /// The full-width loop from a pause point on, one [`Block`] (a pause interval) at a time.
+    /// `first`: this call has drawn nothing yet (it does not pause before it has).
     ///
     /// # Safety
-    /// The CPU has the features of [`super::candidate_filter::Avx512`].
+    /// The CPU has the features of `L`.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub(crate) unsafe fn full_width_blocks(
+    unsafe fn full_width_blocks<L: Blocks>(
         &mut self,
         bits: u8,
         pause: &mut dyn FnMut() -> bool,
         mut first: bool,
     ) -> Step {
-        use super::candidate_filter::{Avx512, BLOCK, Block};
         const _: () = assert!(BLOCK as u64 == PAUSE_CHECK);
         let started = Instant::now();
         let (mut attempts, mut tried) = (self.progress.attempts, self.progress.tried);
@@ -526,11 +548,11 @@ impl SquareSearch {
                 return Step::Paused;
             }
             first = false;
-            // SAFETY: the caller guarantees Avx512's features.
-            unsafe { Avx512::draw(&mut block, mask, self.early_reject) };
+            // SAFETY: the caller guarantees L's features.
+            unsafe { L::draw(&mut block, mask, self.early_reject) };
             for (number, magic) in block.passed() {
                 // SAFETY: as above.
-                if unsafe { Avx512::killed(&self.tester.killers, magic, shift) } {
+                if unsafe { L::killed(&self.tester.killers, magic, shift) } {
                     continue;
                 }
                 if let Some((lowest, highest)) = self.tester.test_table(magic, bits, Limits::NONE) {

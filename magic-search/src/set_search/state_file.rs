@@ -24,7 +24,7 @@
 use core::str::FromStr;
 use std::time::Duration;
 
-use crate::engine::{BitsTarget, Budget, Prefer, SearchConfig, SquareProgress, Stage};
+use crate::engine::{BitsTarget, Budget, Prefer, SearchConfig, SquareProgress, Stage, Vectors};
 use crate::set_search::{Chunk, FindState};
 use crate::state_file::{StateFileError, found, number, read_lines, set_once};
 use bitforge_index::Scheme;
@@ -276,6 +276,8 @@ impl Fields {
             narrow: self.narrow.ok_or_else(|| missing("narrow"))?,
             // Files written before the choice existed preferred the span.
             prefer: self.prefer.unwrap_or_default(),
+            // Not recorded: only the speed depends on it.
+            vectors: Vectors::default(),
         };
         if config.scheme != Scheme::Fancy && config.bits != BitsTarget::Mask {
             return Err(whole(format!(
