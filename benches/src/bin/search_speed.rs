@@ -167,16 +167,26 @@ fn main() -> ExitCode {
         machine.cpu,
         machine.cores,
         args.rounds,
-        args.vectors.iter().map(Vectors::to_string).collect::<Vec<_>>().join(", ")
+        args.vectors
+            .iter()
+            .map(Vectors::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let paths = args.vectors.iter();
-    let header: String = paths.clone().map(|v| format!(" magic-search {v} ms |")).collect();
+    let header: String = paths
+        .clone()
+        .map(|v| format!(" magic-search {v} ms |"))
+        .collect();
     let ratios: String = paths.clone().map(|v| format!(" {v} / C |")).collect();
     println!("| seed |{header} candidates | Stockfish's method ms | candidates |{ratios}");
     println!("| --- |{}", " --- |".repeat(2 * args.vectors.len() + 3));
     let ms = |time: Duration| time.as_secs_f64() * 1000.0;
     let cells = |ours: &[Duration], theirs: Duration, bold: bool| -> (String, String) {
-        let times = ours.iter().map(|&time| format!(" {:.1} |", ms(time))).collect();
+        let times = ours
+            .iter()
+            .map(|&time| format!(" {:.1} |", ms(time)))
+            .collect();
         let ratios = (ours.iter())
             .map(|&time| {
                 let ratio = ms(time) / ms(theirs);
@@ -194,8 +204,10 @@ fn main() -> ExitCode {
     let mut tuned_line = String::new();
     for (number, row) in rows.iter().enumerate() {
         let their_time = median(theirs[number].clone());
-        let our_times: Vec<Duration> =
-            ours.iter().map(|path| median(path[number].clone())).collect();
+        let our_times: Vec<Duration> = ours
+            .iter()
+            .map(|path| median(path[number].clone()))
+            .collect();
         let (times, ratios) = cells(&our_times, their_time, false);
         let (our_tried, their_tried) = tried[number];
         let line = format!(
