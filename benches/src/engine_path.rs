@@ -1,8 +1,9 @@
 //! Perft the way an engine's search walks the tree: through bitforge's public API, every move
 //! made (the leaves included) or the last ply counted with `count_legal_moves`, on
-//! [`Position`] (do/undo) or on the copy-make [`Board`]. The internal `perft` is what the
-//! generator can do; these are what a user of the API gets.
+//! [`Position`] (do/undo) or on the copy-make [`Board`] with either choice of keys. The
+//! internal `perft` is what the generator can do; these are what a user of the API gets.
 
+use bitforge::board::{KeyChoice, PositionKey};
 use bitforge::slider::{Slider, SliderJob};
 use bitforge::{Board, Position, Rules};
 
@@ -20,8 +21,11 @@ pub enum Leaves {
 pub enum Api {
     /// `Position::legal_moves`, `do_move`, `undo_move`, `count_legal_moves`.
     Position,
-    /// `Board::legal_moves`, `play` (copy-make), `count_legal_moves`.
+    /// `Board::legal_moves`, `play` (copy-make), `count_legal_moves`, on the default board
+    /// (Stockfish's three keys and the fifty-move counter).
     Board,
+    /// The same on `Board<PositionKey>` (the position's key and the counter).
+    BoardPositionKey,
 }
 
 impl Leaves {
@@ -40,6 +44,7 @@ impl Api {
         match self {
             Api::Position => "position",
             Api::Board => "board",
+            Api::BoardPositionKey => "board-position-key",
         }
     }
 }
@@ -62,7 +67,12 @@ pub fn position_perft<S: Slider>(position: &mut Position<S>, depth: u32, leaves:
 }
 
 /// Leaf nodes `depth` plies below `board`, walked by copy-make.
-pub fn board_perft<S: Slider>(board: &Board, rules: &Rules<S>, depth: u32, leaves: Leaves) -> u64 {
+pub fn board_perft<S: Slider, T: KeyChoice>(
+    board: &Board<T>,
+    rules: &Rules<S>,
+    depth: u32,
+    leaves: Leaves,
+) -> u64 {
     match (depth, leaves) {
         (0, _) => 1,
         (1, Leaves::LastPlyCounted) => board.count_legal_moves(rules),
@@ -97,9 +107,35 @@ impl SliderJob for EnginePath<'_> {
                     Api::Board => {
                         board_perft(position.board(), position.rules(), depth, self.leaves)
                     }
+                    Api::BoardPositionKey => {
+                        let board: Board<PositionKey> = (*position.board()).into();
+                        board_perft(&board, position.rules(), depth, self.leaves)
+                    }
                 },
                 Err(_) => 0,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bitforge::slider::Hyperbola;
+
+    /// Every API walks Kiwipete's tree to the same, known counts, the last ply counted or made.
+    #[test]
+    fn every_api_counts_the_same_tree() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        for leaves in [Leaves::EveryMove, Leaves::LastPlyCounted] {
+            for api in [Api::Position, Api::Board, Api::BoardPositionKey] {
+                let job = EnginePath {
+                    positions: &[(kiwipete, 3)],
+                    api,
+                    leaves,
+                };
+                assert_eq!(job.run(Hyperbola), [97_862], "{api:?} {leaves:?}");
+            }
+        }
     }
 }

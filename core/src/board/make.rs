@@ -7,7 +7,9 @@
 //! whenever an enemy pawn attacks it, which its generator tests anyway.
 
 use super::side::{Black, Side, White};
-use super::{Board, CastlingInfo, Keys, Rules, castling_destinations, zobrist};
+use super::{
+    Board, CastlingInfo, KeyChoice, Keys, PositionKey, Rules, castling_destinations, zobrist,
+};
 use crate::CastlingSide;
 use crate::slider::Slider;
 use crate::tables::pawn_attacks;
@@ -51,7 +53,7 @@ impl Tracking for () {
     fn en_passant_set(&mut self, _: Square) {}
 }
 
-impl Tracking for Keys {
+impl Tracking for PositionKey {
     const KEYED: bool = true;
 
     #[inline(always)]
@@ -65,23 +67,16 @@ impl Tracking for Keys {
 
     #[inline(always)]
     fn moved(&mut self, color: Color, piece_type: PieceType, from: Square, to: Square) {
-        let change = zobrist::piece_square(color, piece_type, from)
+        self.key ^= zobrist::piece_square(color, piece_type, from)
             ^ zobrist::piece_square(color, piece_type, to);
-        self.key ^= change;
         if piece_type == PieceType::Pawn {
-            self.pawn_key ^= change;
             self.rule50 = 0;
         }
     }
 
     #[inline(always)]
-    fn toggled(&mut self, color: Color, piece_type: PieceType, square: Square, count: u8) {
-        let change = zobrist::piece_square(color, piece_type, square);
-        self.key ^= change;
-        if piece_type == PieceType::Pawn {
-            self.pawn_key ^= change;
-        }
-        self.material_key ^= zobrist::material(color, piece_type, count);
+    fn toggled(&mut self, color: Color, piece_type: PieceType, square: Square, _: u8) {
+        self.key ^= zobrist::piece_square(color, piece_type, square);
     }
 
     #[inline(always)]
@@ -100,12 +95,55 @@ impl Tracking for Keys {
     }
 }
 
-impl Board {
+/// The position's key as [`PositionKey`] keeps it, and the pawns' and the material's.
+impl Tracking for Keys {
+    const KEYED: bool = true;
+
+    #[inline(always)]
+    fn passed(&mut self, en_passant: Option<Square>) {
+        self.position.passed(en_passant);
+    }
+
+    #[inline(always)]
+    fn moved(&mut self, color: Color, piece_type: PieceType, from: Square, to: Square) {
+        self.position.moved(color, piece_type, from, to);
+        if piece_type == PieceType::Pawn {
+            self.pawn_key ^= zobrist::piece_square(color, piece_type, from)
+                ^ zobrist::piece_square(color, piece_type, to);
+        }
+    }
+
+    #[inline(always)]
+    fn toggled(&mut self, color: Color, piece_type: PieceType, square: Square, count: u8) {
+        self.position.toggled(color, piece_type, square, count);
+        if piece_type == PieceType::Pawn {
+            self.pawn_key ^= zobrist::piece_square(color, piece_type, square);
+        }
+        self.material_key ^= zobrist::material(color, piece_type, count);
+    }
+
+    #[inline(always)]
+    fn captured(&mut self) {
+        self.position.captured();
+    }
+
+    #[inline(always)]
+    fn castling_changed(&mut self, old: CastlingRights, new: CastlingRights) {
+        self.position.castling_changed(old, new);
+    }
+
+    #[inline(always)]
+    fn en_passant_set(&mut self, square: Square) {
+        self.position.en_passant_set(square);
+    }
+}
+
+impl<T: KeyChoice> Board<T> {
     /// The board after the legal move `m` (from [`legal_moves`](Board::legal_moves), or
     /// checked by [`Position::is_legal`](crate::Position::is_legal)); `self` is unchanged. An
     /// illegal move gives a meaningless board, never undefined behaviour.
     #[inline]
-    pub fn play<S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board {
+    pub fn play<S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board<T> {
         match self.side_to_move {
             Color::White => self.play_as::<White, S>(m, rules),
             Color::Black => self.play_as::<Black, S>(m, rules),
@@ -113,7 +151,7 @@ impl Board {
     }
 
     #[inline(always)]
-    fn play_as<Us: Side, S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board {
+    fn play_as<Us: Side, S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board<T> {
         let (from, to) = (m.from(), m.to());
         let castling = &rules.castling;
         match m.kind() {
@@ -136,7 +174,7 @@ impl Board {
     /// The board with the move passed to the opponent (a null move, for null-move pruning; not
     /// for a side in check).
     #[inline]
-    pub fn null_move(&self) -> Board {
+    pub fn null_move(&self) -> Board<T> {
         let mut child = *self;
         child.pass();
         child
@@ -345,11 +383,13 @@ mod tests {
     fn board_sizes() {
         // What a copy-make copies per move (README's board section quotes both).
         assert_eq!(core::mem::size_of::<Board>(), 112);
+        assert_eq!(core::mem::size_of::<Board<PositionKey>>(), 96);
         assert_eq!(core::mem::size_of::<Board<()>>(), 80);
     }
 
     /// Random games from positions rich in castling, en passant and promotions, Chess960
-    /// included: after every move, the child's keys equal a recomputation, and perft's
+    /// included: after every move, the child's keys equal a recomputation, the board keeping
+    /// the position's key alone is the same board with the same key and counter, and perft's
     /// untracked child holds the same pieces and rights (its en passant square may be one whose
     /// capture is illegal).
     #[test]
@@ -381,6 +421,7 @@ mod tests {
                 .expect("a valid FEN");
                 let rules = *position.rules();
                 let mut board = *position.board();
+                let mut position_key_only: Board<PositionKey> = board.into();
                 for _ in 0..60 {
                     let moves = board.legal_moves(&rules);
                     if moves.is_empty() {
@@ -391,7 +432,7 @@ mod tests {
                     random ^= random >> 7;
                     random ^= random << 17;
                     let m = moves[(random % moves.len() as u64) as usize];
-                    let untracked = board.untracked();
+                    let untracked = board.keeping(());
                     let lean = match board.side_to_move() {
                         Color::White => perft_child::<White>(&untracked, &rules, m),
                         Color::Black => perft_child::<Black>(&untracked, &rules, m),
@@ -408,6 +449,9 @@ mod tests {
                     if let Some(square) = child.en_passant {
                         assert_eq!(lean.en_passant, Some(square), "{board:?}, {m}");
                     }
+                    position_key_only = position_key_only.play(m, &rules);
+                    assert_eq!(position_key_only, child.into(), "{board:?}, {m}");
+                    assert_eq!(position_key_only.key(), child.key(), "{board:?}, {m}");
                     board = child;
                 }
             }

@@ -40,8 +40,9 @@ use crate::slider::Slider;
 use crate::{Bitboard, CastlingRights, Color, File, Piece, PieceType, Rank, Square};
 
 /// A position without its history: pieces, side to move, castling rights, en passant square,
-/// and what `T` tracks: by default ([`Keys`]) the three Zobrist keys and the fifty-move
-/// counter. Copy it to keep it; [`play`](Board::play) a move on it to get the child.
+/// and what `T` tracks ([`KeyChoice`]): by default ([`Keys`]) the three Zobrist keys and the
+/// fifty-move counter, or ([`PositionKey`]) the position's key and the counter. Copy it to keep
+/// it; [`play`](Board::play) a move on it to get the child.
 ///
 /// (Perft walks its tree on boards that track nothing, `T = ()`: the same moves made by the
 /// same code, a smaller copy per node. Such a board never leaves perft.)
@@ -57,18 +58,83 @@ pub struct Board<T = Keys> {
     pub(crate) tracked: T,
 }
 
-/// What a [`Board`] keeps up to date beside the pieces: the Zobrist keys and the fifty-move
-/// counter.
+/// What a [`Board`] keeps up to date beside the pieces by default: Stockfish's three Zobrist
+/// keys (position, pawns, material) and the fifty-move counter. [`Position`](crate::Position)
+/// plays on this board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Keys {
-    /// Zobrist key of the whole position.
-    pub(crate) key: u64,
+    /// The position's key and the fifty-move counter.
+    pub(crate) position: PositionKey,
     /// Zobrist key of the pawns alone.
     pub(crate) pawn_key: u64,
     /// Zobrist key of the material: how many of each piece, not where.
     pub(crate) material_key: u64,
+}
+
+/// What a `Board<PositionKey>` keeps up to date beside the pieces: the position's Zobrist key
+/// (the same as [`Keys`]' key) and the fifty-move counter. Less to update and to copy per move,
+/// for an engine that keeps no pawn or material hash table.
+///
+/// ```
+/// use bitforge::board::{Board, PositionKey};
+/// use bitforge::Position;
+/// use bitforge::slider::FancyMagic;
+///
+/// let position = Position::start(FancyMagic);
+/// let (board, rules) = (*position.board(), position.rules());
+/// let lean: Board<PositionKey> = board.into();
+/// let m = lean.legal_moves(rules)[0];
+/// assert_eq!(lean.play(m, rules).key(), board.play(m, rules).key());
+/// assert_eq!(lean.perft(rules, 3), 8_902);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PositionKey {
+    /// Zobrist key of the whole position.
+    pub(crate) key: u64,
     /// Plies since the last capture or pawn move.
     pub(crate) rule50: u16,
+}
+
+/// Which keys a [`Board`] an engine plays on keeps, chosen through its type: [`Keys`] (the
+/// default: Stockfish's three and the fifty-move counter) or [`PositionKey`] (the position's
+/// key and the counter). Implemented by these two only.
+#[allow(private_bounds)]
+pub trait KeyChoice: make::Tracking {
+    /// The Zobrist key of the position (pieces, side, castling, en passant).
+    fn key(&self) -> u64;
+    /// Plies since the last capture or pawn move.
+    fn rule50(&self) -> u16;
+}
+
+impl KeyChoice for PositionKey {
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    fn rule50(&self) -> u16 {
+        self.rule50
+    }
+}
+
+impl KeyChoice for Keys {
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.position.key
+    }
+
+    #[inline(always)]
+    fn rule50(&self) -> u16 {
+        self.position.rule50
+    }
+}
+
+impl From<Board<Keys>> for Board<PositionKey> {
+    /// The same board keeping the position's key and the fifty-move counter only.
+    fn from(board: Board<Keys>) -> Board<PositionKey> {
+        board.keeping(board.tracked.position)
+    }
 }
 
 /// What stays fixed while a game is played: the slider backend that computes sliding attacks,
@@ -131,10 +197,9 @@ impl Board {
         castling: CastlingRights::NONE,
         side_to_move: Color::White,
         tracked: Keys {
-            key: 0,
+            position: PositionKey { key: 0, rule50: 0 },
             pawn_key: 0,
             material_key: 0,
-            rule50: 0,
         },
     };
 
@@ -153,31 +218,18 @@ impl Board {
             castling,
             side_to_move,
             tracked: Keys {
-                key: 0,
+                position: PositionKey { key: 0, rule50 },
                 pawn_key: 0,
                 material_key: 0,
-                rule50,
             },
         };
         let keys = board.compute_keys();
         (
-            board.tracked.key,
+            board.tracked.position.key,
             board.tracked.pawn_key,
             board.tracked.material_key,
         ) = keys;
         board
-    }
-
-    /// The same board tracking nothing: what perft walks its tree on.
-    #[inline(always)]
-    pub(crate) fn untracked(&self) -> Board<()> {
-        Board {
-            pieces: self.pieces,
-            en_passant: self.en_passant,
-            castling: self.castling,
-            side_to_move: self.side_to_move,
-            tracked: (),
-        }
     }
 
     /// The three Zobrist keys computed from scratch: what the incremental updates must equal.
@@ -207,18 +259,6 @@ impl Board {
         (key, pawn_key, material_key)
     }
 
-    /// Plies since the last capture or pawn move (the fifty-move counter).
-    #[inline(always)]
-    pub fn rule50(&self) -> u16 {
-        self.tracked.rule50
-    }
-
-    /// The Zobrist key of the position (pieces, side, castling, en passant).
-    #[inline(always)]
-    pub fn key(&self) -> u64 {
-        self.tracked.key
-    }
-
     /// The Zobrist key of the pawns.
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
@@ -232,7 +272,34 @@ impl Board {
     }
 }
 
+impl<T: KeyChoice> Board<T> {
+    /// Plies since the last capture or pawn move (the fifty-move counter).
+    #[inline(always)]
+    pub fn rule50(&self) -> u16 {
+        self.tracked.rule50()
+    }
+
+    /// The Zobrist key of the position (pieces, side, castling, en passant).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.tracked.key()
+    }
+}
+
 impl<T> Board<T> {
+    /// The same board keeping `tracked` instead: what perft walks its tree on (`()`), or a
+    /// lighter choice of keys.
+    #[inline(always)]
+    pub(crate) fn keeping<U>(&self, tracked: U) -> Board<U> {
+        Board {
+            pieces: self.pieces,
+            en_passant: self.en_passant,
+            castling: self.castling,
+            side_to_move: self.side_to_move,
+            tracked,
+        }
+    }
+
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {

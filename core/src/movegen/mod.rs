@@ -14,11 +14,11 @@ mod perft;
 
 pub use move_list::{MAX_MOVES, MoveList};
 
-use crate::board::{Board, Rules};
+use crate::board::{Board, KeyChoice, Rules};
 use crate::slider::Slider;
 use generate::{MoveCounter, generate_legal};
 
-impl Board {
+impl<T: KeyChoice> Board<T> {
     /// Every legal move, with the game's `rules`.
     #[inline]
     pub fn legal_moves<S: Slider>(&self, rules: &Rules<S>) -> MoveList {

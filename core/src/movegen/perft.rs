@@ -12,8 +12,8 @@ use crate::{Bitboard, Color, Direction, PieceType, Square};
 
 /// The number of legal move sequences of `depth` plies from `board`, walked on boards that
 /// track nothing but what move generation reads.
-pub(crate) fn perft<S: Slider>(board: &Board, rules: &Rules<S>, depth: u32) -> u64 {
-    let board = &board.untracked();
+pub(crate) fn perft<S: Slider, T>(board: &Board<T>, rules: &Rules<S>, depth: u32) -> u64 {
+    let board = &board.keeping(());
     match (depth, board.side_to_move()) {
         (0, _) => 1,
         (_, Color::White) => perft_from::<White, S>(board, rules, depth),

@@ -380,8 +380,10 @@ impl Report {
             "Millions of leaf nodes per second (`cargo bench --bench perft`, group \
              `engine-path`): the same trees walked as an engine's search walks them, through \
              `Position` (`legal_moves`, `do_move`, `undo_move`) or the copy-make `Board` \
-             (`legal_moves`, `play`), with the best backend here; *last-ply* counts the last \
-             ply with `count_legal_moves`, *every-move* makes every move, the leaves included. \
+             (`legal_moves`, `play`; *board* keeps Stockfish's three keys, \
+             *board-position-key* the position's key alone), with the best backend here; \
+             *last-ply* counts the last ply with `count_legal_moves`, *every-move* makes every \
+             move, the leaves included. \
              The peers make every move by copy-make too (cozy-chess: clone + `play_unchecked`; \
              shakmaty: clone + `play_unchecked`; chess: `make_move_new`); their last-ply walk is \
              their perft above. *x cozy* is the ratio to cozy-chess's walk of the same kind in \
@@ -391,11 +393,16 @@ impl Report {
         let rows: Vec<(String, &str)> = [
             ("last-ply/position", "perft/peer/cozy-chess"),
             ("last-ply/board", "perft/peer/cozy-chess"),
+            ("last-ply/board-position-key", "perft/peer/cozy-chess"),
             (
                 "every-move/position",
                 "engine-path/every-move/peer/cozy-chess",
             ),
             ("every-move/board", "engine-path/every-move/peer/cozy-chess"),
+            (
+                "every-move/board-position-key",
+                "engine-path/every-move/peer/cozy-chess",
+            ),
         ]
         .into_iter()
         .map(|(path, cozy)| (format!("engine-path/{path}/{best}"), cozy))
