@@ -77,9 +77,9 @@ pub enum Prefer {
     /// the shorter span: a slice with more holes, though scattered ones, which packing seldom
     /// fills (results/analysis.md, issue 19).
     Used,
-    /// A smaller comb cost: the [`comb_footprint`] (the span, or for a slice whose used slots
-    /// fall into a few neighbouring residues modulo a period, a comb, only its teeth) plus a
-    /// [`COMB_SPAN_SHARE`]th of the span, since a comb's gaps are filled only where combs of
+    /// A smaller comb cost: the comb footprint (the span, or for a slice whose used slots
+    /// fall into a few neighbouring residues modulo a period, a comb, only its teeth) plus an
+    /// eighth of the span, since a comb's gaps are filled only where combs of
     /// its period fit them: a dense slice keeps its span unless a comb is much better. Combs
     /// of one period interleave, two or three in one span, when packed with
     /// [`PackEffort::stack`](crate::PackEffort::stack); the rank-8 rook squares have such

@@ -60,7 +60,7 @@ impl std::error::Error for ChooseError {}
 /// Packs `set` like [`pack`], but first chooses each square's magic among its own and those
 /// that `alternatives` (verified sets of the same scheme and index bits, from other searches)
 /// give the square, by coordinate descent: square after square, each other magic replaces the
-/// kept one if a quick packing (the same stacking, largest first and up to [`QUICK_TRIES`]
+/// kept one if a quick packing (the same stacking, largest first and up to eight
 /// perturbed orders) gets smaller with it; with stacking, a round of pairs follows (two combs
 /// changed at once, which neither helps alone); rounds repeat until one changes nothing. Which
 /// magics pack well depends on the others' (combs of one period interleave, see

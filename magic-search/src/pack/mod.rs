@@ -38,7 +38,7 @@ pub struct PackEffort {
     pub anneal_steps: u64,
     /// The annealing's starting temperature, in table entries: a step that makes the table `d`
     /// entries larger is taken with probability `exp(-d / T)`. `T` falls geometrically to
-    /// [`FINAL_TEMPERATURE`] over the steps.
+    /// half an entry over the steps.
     pub start_temperature: f64,
     /// Seed of the perturbations and of the annealing (of the first chain).
     pub seed: u64,
@@ -47,14 +47,14 @@ pub struct PackEffort {
     /// counts as 1, and more than [`MAX_CHAINS`] as that many.
     pub chains: u32,
     /// Before placing, stack comb slices (used slots in short teeth, with gaps of one period:
-    /// see [`comb_footprint`]) into each other, greedily, the
+    /// see [`Prefer::Comb`](crate::Prefer::Comb)) into each other, greedily, the
     /// pair that saves the most slots first, and place each stack as one: combs, which
     /// first-fit spreads over other slices' holes, then interleave whole. A slice alone and at
-    /// least [`FILL_MIN_SPAN`] long that fits another stack's holes whole is stacked there too.
+    /// least 1,024 slots long that fits another stack's holes whole is stacked there too.
     pub stack: bool,
     /// With `stack`: steps of the annealing that searches a slice a magic fitting another
-    /// stack's holes (see [`FILL_MIN_SPAN`]); 0, none. Each slice alone in its stack, at
-    /// least [`FILL_MIN_SPAN`] long, is tried against each stack with holes enough, and a
+    /// stack's holes (see `stack`); 0, none. Each slice alone in its stack, at least 1,024
+    /// slots long, is tried against each stack with holes enough, and a
     /// magic that fits is kept when the quick packing gets smaller with it.
     pub fill_steps: u64,
 }

@@ -113,9 +113,9 @@ impl ProofReport {
         Self::root_count(self.target).is_ok_and(|count| self.roots == (0..count))
     }
 
-    /// Walks the covered roots again with independent code ([`replay`]) on `threads` threads
-    /// and compares every count, digest and magic: `Err` names the first level (or the magics)
-    /// that differ.
+    /// Walks the covered roots again with independent code (a plain walker of its own) on
+    /// `threads` threads and compares every count, digest and magic: `Err` names the first
+    /// level (or the magics) that differ.
     pub fn recheck(&self, threads: usize) -> Result<(), RecheckError> {
         let keep = self.tally.found.len();
         let again = replay::replay(self.target, self.roots.start..self.done, keep, threads);

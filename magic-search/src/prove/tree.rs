@@ -125,8 +125,8 @@ pub struct LevelCount {
     pub tested: u64,
     /// Nodes that passed: no two of their occupancies collide.
     pub passed: u64,
-    /// The wrapping sum of [`node_digest`] over the nodes that passed: which nodes they were,
-    /// independent of the order they were visited in.
+    /// The wrapping sum of a digest of each node (its level and residue) over the nodes that
+    /// passed: which nodes they were, independent of the order they were visited in.
     pub digest: u64,
 }
 
