@@ -1,8 +1,7 @@
 //! The full-width search's two cheap tests, the top-byte filter and the killer pairs, and the
-//! drawing of its candidates in eight lanes of one stream ([`Block`]): in AVX-512 instructions
-//! where the CPU has them, in plain code that the compiler turns into AVX2 (or SSE2)
-//! instructions otherwise ([`Path`], chosen at run time). Every path decides alike: the
-//! search's result does not depend on the CPU.
+//! drawing of its candidates in eight lanes of one stream (`Block`): in AVX-512 or AVX2
+//! instructions where the CPU has them, one candidate at a time otherwise ([`Path`], chosen at
+//! run time). Every path decides alike: the search's result does not depend on the CPU.
 
 use super::Vectors;
 #[cfg(target_arch = "x86_64")]
@@ -235,6 +234,7 @@ impl Avx2 {
     unsafe fn draw_avx2(block: &mut Block, mask: u64, filter: bool) {
         use std::arch::x86_64::*;
         type Half = [__m256i; 4];
+        /// `x` rotated left by `LEFT` bits, given `RIGHT = 64 - LEFT`.
         #[inline(always)]
         unsafe fn rotate_left<const LEFT: i32, const RIGHT: i32>(x: __m256i) -> __m256i {
             // SAFETY: the caller's features include AVX2.
