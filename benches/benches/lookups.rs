@@ -16,7 +16,8 @@
 //!   pair XOR-accumulated, inputs made beforehand and streamed (60 million lookups a run).
 //!
 //! Every timed loop runs inside the backend's [`Slider::within`], compiled for its level, as
-//! an engine's search run through `Backend::run` would be.
+//! an engine's search run through `Backend::run` would be; `streamed-queen/plain-job/` runs the
+//! streamed loop as a job written plainly (no `within`), through `Backend::run`.
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
@@ -26,7 +27,7 @@ use bitforge::slider::{Backend, Reference, Slider, SliderJob};
 use bitforge::{Bitboard, Square};
 use bitforge_benches::kernels::{Attacks, Ours, converted, summed};
 use bitforge_benches::{
-    LookupPiece, PAIRS, STREAMED_OCCUPANCIES, StreamedQueen, random_pairs, real_pairs,
+    LookupPiece, PAIRS, PlainQueens, STREAMED_OCCUPANCIES, StreamedQueen, random_pairs, real_pairs,
     streamed_queen,
 };
 
@@ -232,7 +233,12 @@ fn streamed_queen_group(c: &mut Criterion) {
         };
         if backend.run(job).is_none() {
             eprintln!("{backend}: not available on this CPU, skipped");
+            continue;
         }
+        // The job as an engine author writes it, raised by `Backend::run` each iteration.
+        let plain = || backend.run(PlainQueens(black_box(&workload)));
+        assert_eq!(plain(), Some(expected), "{backend} plain job checksum");
+        group.bench_function(format!("plain-job/{backend}"), |b| b.iter(plain));
     }
     group.finish();
 }

@@ -1,7 +1,7 @@
 //! Lookup inputs: `(square, occupancy)` pairs, random or taken from real positions.
 
 use bitforge::position::PerftLine;
-use bitforge::slider::{KoggeStone, Slider};
+use bitforge::slider::{KoggeStone, Slider, SliderJob};
 use bitforge::{Bitboard, Color, PieceType, Position, Square};
 
 /// How many pairs a lookup benchmark runs per iteration.
@@ -117,6 +117,19 @@ impl StreamedQueen {
     /// How many lookups [`run`](Self::run) makes.
     pub fn lookups(&self) -> usize {
         12 * self.occupancies.len()
+    }
+}
+
+/// The streamed queen workload as an engine author writes a job: `run` is the plain loop
+/// ([`StreamedQueen::run`], always inlined), no `within`, no attribute, for
+/// [`Backend::run`](bitforge::slider::Backend::run) to compile for the backend's level.
+pub struct PlainQueens<'a>(pub &'a StreamedQueen);
+
+impl SliderJob for PlainQueens<'_> {
+    type Output = u64;
+
+    fn run<S: Slider>(self, slider: S) -> u64 {
+        self.0.run(slider)
     }
 }
 

@@ -9,6 +9,6 @@ pub mod machine;
 pub mod peers;
 
 pub use inputs::{
-    COUNTED_LOOKUPS, LookupPiece, PAIRS, STREAMED_OCCUPANCIES, StreamedQueen, random_pairs,
-    real_pairs, split_mix, streamed_queen,
+    COUNTED_LOOKUPS, LookupPiece, PAIRS, PlainQueens, STREAMED_OCCUPANCIES, StreamedQueen,
+    random_pairs, real_pairs, split_mix, streamed_queen,
 };

@@ -80,6 +80,17 @@ impl Machine {
     }
 }
 
+/// Which build this is, from the target features compiled in.
+pub fn build_label() -> &'static str {
+    if cfg!(all(target_feature = "bmi2", target_feature = "avx512f")) {
+        "built for this CPU (BMI2 and AVX-512 compiled in)"
+    } else if cfg!(target_feature = "bmi2") {
+        "built with BMI2 compiled in"
+    } else {
+        "default build (baseline x86-64, BMI2 detected at run time)"
+    }
+}
+
 /// The value of the first `name: value` line of a `/proc` file.
 fn field(text: &str, name: &str) -> Option<String> {
     text.lines()

@@ -29,7 +29,7 @@ use bitforge::Position;
 use bitforge::position::PerftLine;
 use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge_benches::engine_path::{Api, EnginePath, Leaves};
-use bitforge_benches::machine::Machine;
+use bitforge_benches::machine::{Machine, build_label};
 use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
 use clap::Parser;
 
@@ -211,17 +211,6 @@ fn read_positions() -> Result<Vec<SpeedPosition>, String> {
             })
         })
         .collect()
-}
-
-/// Which build this is, from the target features compiled in.
-fn build_label() -> &'static str {
-    if cfg!(all(target_feature = "bmi2", target_feature = "avx512f")) {
-        "built for this CPU (BMI2 and AVX-512 compiled in)"
-    } else if cfg!(target_feature = "bmi2") {
-        "built with BMI2 compiled in"
-    } else {
-        "default build (baseline x86-64, BMI2 detected at run time)"
-    }
 }
 
 fn median(times: &mut [Duration]) -> Duration {

@@ -2,7 +2,7 @@
 //! move generation builds.
 
 use crate::Bitboard;
-use crate::slider::{Level, Slider};
+use crate::slider::Slider;
 
 /// Every square that `rooks` (rooks and queens) attack along files and ranks or `bishops`
 /// (bishops and queens) attack along diagonals, through `occupancy`.
@@ -23,7 +23,7 @@ pub(crate) fn slider_attack_map<S: Slider>(
     occupancy: Bitboard,
 ) -> Bitboard {
     #[cfg(target_arch = "x86_64")]
-    if <S::Level as Level>::AVX2 {
+    if <S::Level as crate::slider::Level>::AVX2 {
         // SAFETY: the slider proves the CPU has its level, and the level has AVX2.
         let simd = unsafe { crate::slider::KoggeStoneAvx2::new_unchecked() };
         let (rook, bishop) = simd.attacks_of_sets(rooks, bishops, occupancy);

@@ -13,6 +13,12 @@ use super::{
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
 /// chosen backend, so the whole job is compiled for it and no lookup pays for dispatch.
 ///
+/// `run` is compiled for the backend's instruction level as it is written (no attribute, no
+/// [`Slider::within`]), its loops and what inlines into them included. A function it calls
+/// that the compiler keeps apart (a large one, or a generic one from another module, which a
+/// release build may compile in another code-generation unit) runs at the build's baseline:
+/// mark such helpers `#[inline]`, or give them the slider and a `within` of their own.
+///
 /// ```
 /// use bitforge::slider::{Backend, Slider, SliderJob};
 /// use bitforge::{Bitboard, Square};

@@ -15,7 +15,7 @@ use crate::{Bitboard, Square};
 
 #[cfg(not(target_arch = "x86_64"))]
 use super::Hyperbola;
-use super::hyperbola::{FIRST_RANK, line_masks, rank_attacks};
+use super::hyperbola::{FIRST_RANK, line_masks};
 use super::{Slider, V3, V3Gfni};
 
 /// Hyperbola quintessence on all four lines through a square at once, in AVX2 lanes.
@@ -47,6 +47,7 @@ static LINES: [[u64; 4]; 64] = {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
+    use crate::slider::RookAndBishop;
 
     /// Mirrors the bytes of each lane: byte `i` takes byte `7 - i` (the shuffle indexes within
     /// 128-bit halves). (Safe `target_feature` functions: only callers compiled for the
@@ -105,7 +106,7 @@ mod x86 {
             #[doc = concat!("The CPU must support ", $features, ".")]
             #[target_feature(enable = $features)]
             #[inline]
-            pub(super) unsafe fn $name(square: usize, occupancy: u64) -> (u64, u64) {
+            pub(super) unsafe fn $name(square: usize, occupancy: u64) -> RookAndBishop {
                 let square = square & 63;
                 let [file, rank, diagonal, anti] = LINES[square].map(|line| line as i64);
                 let rank = if $rank_lane { rank } else { 0 };
@@ -124,9 +125,9 @@ mod x86 {
                 let rank = if $rank_lane {
                     _mm_extract_epi64::<1>(rook) as u64
                 } else {
-                    rank_attacks(square, occupancy)
+                    super::super::hyperbola::rank_attacks(square, occupancy)
                 };
-                (
+                RookAndBishop::new(
                     _mm_cvtsi128_si64(rook) as u64 | rank,
                     (_mm_cvtsi128_si64(bishop) | _mm_extract_epi64::<1>(bishop)) as u64,
                 )
@@ -153,8 +154,7 @@ macro_rules! four_lane_backend {
                 #[cfg(target_arch = "x86_64")]
                 {
                     // SAFETY: a value of this type exists only where its features do.
-                    let (rook, bishop) = unsafe { x86::$attacks(square.index(), occupancy.0) };
-                    (Bitboard(rook), Bitboard(bishop))
+                    unsafe { x86::$attacks(square.index(), occupancy.0) }.split()
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 {

@@ -28,6 +28,7 @@ pub struct KoggeStoneAvx2(());
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
+    use crate::slider::RookAndBishop;
 
     const FILE_A: i64 = Bitboard::FILE_A.0 as i64;
     const FILE_H: i64 = Bitboard::FILE_H.0 as i64;
@@ -62,7 +63,7 @@ mod x86 {
     /// The CPU must support AVX-512F.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    pub(super) unsafe fn fill_avx512(rooks: u64, bishops: u64, occupancy: u64) -> (u64, u64) {
+    pub(super) unsafe fn fill_avx512(rooks: u64, bishops: u64, occupancy: u64) -> RookAndBishop {
         let lanes = |v: [i64; 8]| _mm512_set_epi64(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]);
         let step = lanes(ROTATE);
         let step2 = lanes(ROTATE.map(|r| 2 * r % 64));
@@ -83,7 +84,7 @@ mod x86 {
             _mm512_and_si512(open, _mm512_rolv_epi64(flood, step4)),
         );
         let attacks = _mm512_and_si512(_mm512_rolv_epi64(flood, step), lands);
-        (
+        RookAndBishop::new(
             _mm512_mask_reduce_or_epi64(0b0101_0101, attacks) as u64,
             _mm512_mask_reduce_or_epi64(0b1010_1010, attacks) as u64,
         )
@@ -147,7 +148,7 @@ mod x86 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) unsafe fn fill_avx2(rooks: u64, bishops: u64, occupancy: u64) -> (u64, u64) {
+    pub(super) unsafe fn fill_avx2(rooks: u64, bishops: u64, occupancy: u64) -> RookAndBishop {
         let steps = [
             _mm256_set_epi64x(7, 1, 9, 8),
             _mm256_set_epi64x(14, 2, 18, 16),
@@ -183,7 +184,7 @@ mod x86 {
             _mm256_castsi256_si128(attacks),
             _mm256_extracti128_si256::<1>(attacks),
         );
-        (
+        RookAndBishop::new(
             _mm_cvtsi128_si64(folded) as u64,
             _mm_extract_epi64::<1>(folded) as u64,
         )
@@ -249,8 +250,7 @@ macro_rules! simd_kogge_stone {
                 #[cfg(target_arch = "x86_64")]
                 {
                     // SAFETY: a value of this type exists only where its instructions do.
-                    let (rook, bishop) = unsafe { x86::$fill(rooks.0, bishops.0, occupancy.0) };
-                    (Bitboard(rook), Bitboard(bishop))
+                    unsafe { x86::$fill(rooks.0, bishops.0, occupancy.0) }.split()
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 {

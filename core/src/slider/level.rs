@@ -10,7 +10,7 @@
 
 use core::marker::PhantomData;
 
-use super::Slider;
+use super::{Slider, SliderJob};
 use crate::{Bitboard, Square};
 
 /// A set of instructions that code can be compiled for: the build's own baseline, or an x86-64
@@ -33,13 +33,30 @@ pub unsafe trait Level: Copy + Send + Sync + 'static {
     /// without std, only what the build enables).
     fn is_available() -> bool;
 
-    /// Calls `f` inside a function compiled for this level: whatever inlines into it (mark the
-    /// closure `#[inline(always)]`) uses the level's instructions.
+    /// Calls `f` inside a function compiled for this level: the closure and whatever inlines
+    /// into it use the level's instructions.
     ///
     /// # Safety
     ///
     /// The CPU must support the level ([`is_available`](Self::is_available)).
     unsafe fn within<R>(f: impl FnOnce() -> R) -> R;
+
+    /// Runs `job` with `slider` compiled for this level, the job's own loops included however
+    /// its `run` is written: what [`Slider::run`] calls.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support the level ([`is_available`](Self::is_available)).
+    #[inline(always)]
+    unsafe fn run_job<J: SliderJob, S: Slider>(job: J, slider: S) -> J::Output {
+        // SAFETY: the caller guarantees the CPU has the level.
+        unsafe {
+            Self::within(
+                #[inline(always)]
+                || job.run(slider),
+            )
+        }
+    }
 }
 
 /// Whatever the build targets: the x86-64 baseline in a default build, more with
@@ -67,10 +84,60 @@ unsafe impl Level for Baseline {
 /// Declares a level as a list of target features: compiled for all of them, available where
 /// each is compiled in or detected.
 macro_rules! level {
-    ($(#[$doc:meta])* $level:ident, $name:literal, avx2: $avx2:literal, [$($feature:tt),+]) => {
+    (
+        $(#[$doc:meta])* $level:ident in $module:ident, $name:literal, avx2: $avx2:literal,
+        [$($feature:tt),+]
+    ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $level;
+
+        /// The function compiled for the level, as a provided method of a trait that every
+        /// closure and every job has: the compiler places each copy with the closure's or the
+        /// job's own type, in the code-generation unit of the code it runs, which then inlines
+        /// into it as written. A free function of bitforge's lands in a unit of its own, where
+        /// the caller's code stayed a call, compiled for the build's baseline.
+        mod $module {
+            use super::super::{Slider, SliderJob};
+
+            pub(super) trait Compiled<A>: Sized {
+                type Output;
+
+                fn call(self, argument: A) -> Self::Output;
+
+                // Never inlined: a recursion through `within` (perft's plies) must not inline
+                // into itself, which made the compiler's memory grow without bound.
+                #[cfg(target_arch = "x86_64")]
+                $(#[target_feature(enable = $feature)])+
+                #[inline(never)]
+                unsafe fn compiled(self, argument: A) -> Self::Output {
+                    self.call(argument)
+                }
+
+                #[cfg(not(target_arch = "x86_64"))]
+                unsafe fn compiled(self, argument: A) -> Self::Output {
+                    self.call(argument)
+                }
+            }
+
+            impl<R, F: FnOnce() -> R> Compiled<()> for F {
+                type Output = R;
+
+                #[inline(always)]
+                fn call(self, (): ()) -> R {
+                    self()
+                }
+            }
+
+            impl<J: SliderJob, S: Slider> Compiled<S> for J {
+                type Output = J::Output;
+
+                #[inline(always)]
+                fn call(self, slider: S) -> J::Output {
+                    self.run(slider)
+                }
+            }
+        }
 
         // SAFETY: `is_available` checks every feature that `within`'s function enables, and
         // `AVX2` is true only for lists that hold "avx2".
@@ -85,20 +152,14 @@ macro_rules! level {
 
             #[inline]
             unsafe fn within<R>(f: impl FnOnce() -> R) -> R {
-                // Never inlined: a recursion through `within` (perft's plies) must not inline
-                // into itself, which made the compiler's memory grow without bound.
-                #[cfg(target_arch = "x86_64")]
-                $(#[target_feature(enable = $feature)])+
-                #[inline(never)]
-                unsafe fn compiled<R>(f: impl FnOnce() -> R) -> R {
-                    f()
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                unsafe fn compiled<R>(f: impl FnOnce() -> R) -> R {
-                    f()
-                }
                 // SAFETY: the caller guarantees the CPU has the level's features.
-                unsafe { compiled(f) }
+                unsafe { $module::Compiled::compiled(f, ()) }
+            }
+
+            #[inline]
+            unsafe fn run_job<J: SliderJob, S: Slider>(job: J, slider: S) -> J::Output {
+                // SAFETY: the caller guarantees the CPU has the level's features.
+                unsafe { $module::Compiled::compiled(job, slider) }
             }
         }
     };
@@ -106,7 +167,7 @@ macro_rules! level {
 
 level!(
     /// BMI1, BMI2, `POPCNT` and `LZCNT`: what `PEXT` backends need, on CPUs that may lack AVX2.
-    Bmi2,
+    Bmi2 in bmi2,
     "bmi2",
     avx2: false,
     ["popcnt", "lzcnt", "bmi1", "bmi2"]
@@ -114,7 +175,7 @@ level!(
 
 level!(
     /// x86-64-v3 (Haswell, Zen 1 and later): AVX2, FMA, BMI1, BMI2, `POPCNT`, `LZCNT`, `MOVBE`.
-    V3,
+    V3 in v3,
     "x86-64-v3",
     avx2: true,
     ["popcnt", "lzcnt", "bmi1", "bmi2", "movbe", "fma", "avx2"]
@@ -122,7 +183,7 @@ level!(
 
 level!(
     /// x86-64-v3 with GFNI (Galois-field byte instructions: Ice Lake, Zen 4 and later).
-    V3Gfni,
+    V3Gfni in v3_gfni,
     "x86-64-v3+gfni",
     avx2: true,
     ["popcnt", "lzcnt", "bmi1", "bmi2", "movbe", "fma", "avx2", "gfni"]
@@ -130,7 +191,7 @@ level!(
 
 level!(
     /// x86-64-v4 (Skylake-X, Zen 4 and later): x86-64-v3 with AVX-512 F, BW, CD, DQ and VL.
-    V4,
+    V4 in v4,
     "x86-64-v4",
     avx2: true,
     [

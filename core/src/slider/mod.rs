@@ -61,6 +61,29 @@ pub use reference::Reference;
 
 use crate::{Bitboard, Square};
 
+/// A rook's and a bishop's attacks in one integer (the rook's in the low half): what the
+/// `#[target_feature]` functions that compute both return. LLVM will not inline a function
+/// compiled for fewer features (a job's `run`) into one compiled for more (the level's) when it
+/// calls a feature function that returns a pair or a vector; an integer it lets through.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct RookAndBishop(u128);
+
+#[cfg(target_arch = "x86_64")]
+impl RookAndBishop {
+    #[inline(always)]
+    pub(crate) fn new(rook: u64, bishop: u64) -> Self {
+        RookAndBishop(u128::from(rook) | u128::from(bishop) << 64)
+    }
+
+    /// The rook's attacks and the bishop's.
+    #[inline(always)]
+    pub(crate) fn split(self) -> (Bitboard, Bitboard) {
+        (Bitboard(self.0 as u64), Bitboard((self.0 >> 64) as u64))
+    }
+}
+
 /// `attacks`, hidden from the compiler's auto-vectoriser: a loop of lookups whose result passes
 /// through here stays scalar. Vectorised, loops of fancy and black magic lookups become AVX-512
 /// gathers, slower than the scalar loads they replace (results/analysis.md, issue 17); the
@@ -166,40 +189,40 @@ pub trait Slider: Copy + Send + Sync + 'static {
     }
 
     /// Runs `job` with this backend, inside a function compiled for the backend's [`Level`]:
-    /// mark the job's `run` `#[inline(always)]` so that its own loops are compiled for it too
-    /// (bitforge's entry points, such as move generation and perft, are compiled for it
-    /// whatever calls them).
+    /// the job's own loops are compiled for it too, however its `run` is written.
     #[inline]
     fn run<J: SliderJob>(self, job: J) -> J::Output {
-        self.within(
-            #[inline(always)]
-            || job.run(self),
-        )
+        // SAFETY: a value of the backend proves the CPU has its level.
+        unsafe { Self::Level::run_job(job, self) }
     }
 
-    /// Calls `f` inside a function compiled for the backend's [`Level`], so that what inlines
-    /// into it (mark the closure `#[inline(always)]`) uses the level's instructions even in a
-    /// build for the x86-64 baseline. Entering costs a call: wrap a whole search or loop, not
-    /// one lookup.
+    /// Calls `f` inside a function compiled for the backend's [`Level`], so that the closure
+    /// and what inlines into it use the level's instructions even in a build for the x86-64
+    /// baseline. A [`SliderJob`] needs none: [`run`](Self::run) compiles
+    /// its `run` for the level already. This is for loops outside a job, in code that keeps a
+    /// backend in its own state. Entering costs a call: wrap a whole search or loop, not one
+    /// lookup.
     ///
     /// ```
-    /// use bitforge::slider::{Backend, Slider, SliderJob};
+    /// use bitforge::slider::{FancyMagic, Slider};
     /// use bitforge::{Bitboard, Square};
     ///
-    /// struct Mobility;
+    /// struct Engine<S> {
+    ///     slider: S,
+    /// }
     ///
-    /// impl SliderJob for Mobility {
-    ///     type Output = u32;
-    ///     fn run<S: Slider>(self, slider: S) -> u32 {
+    /// impl<S: Slider> Engine<S> {
+    ///     fn mobility(&self, occupancy: Bitboard) -> u32 {
+    ///         let slider = self.slider;
     ///         // `count` compiles to `POPCNT` where the level has it.
-    ///         slider.within(
-    ///             #[inline(always)]
-    ///             || Square::ALL.iter().map(|&s| slider.queen_attacks(s, Bitboard::EMPTY).count()).sum(),
-    ///         )
+    ///         slider.within(|| {
+    ///             Square::ALL.iter().map(|&s| slider.queen_attacks(s, occupancy).count()).sum()
+    ///         })
     ///     }
     /// }
     ///
-    /// assert_eq!(Backend::best().run(Mobility), Some(1456));
+    /// let engine = Engine { slider: FancyMagic::new().expect("tables run everywhere") };
+    /// assert_eq!(engine.mobility(Bitboard::EMPTY), 1456);
     /// ```
     #[inline(always)]
     fn within<R>(self, f: impl FnOnce() -> R) -> R {

@@ -288,22 +288,29 @@ impl Report {
              squares each, one queen lookup (rook | bishop) per pair XOR-accumulated, inputs \
              made beforehand and streamed, single thread; the loop runs inside the backend's \
              level (`Slider::within`), as `Backend::run` raises it. *native / default*: the \
-             ratio of the two builds.\n",
+             ratio of the two builds. *plain job*: the same loop as a `SliderJob` whose `run` \
+             is written plainly (no `within`, no attribute) through `Backend::run`, once per \
+             iteration (`slider-speed` measures it in a user's release profile).\n",
         );
         let builds = self.builds();
-        let mut header = vec!["backend"];
-        header.extend(builds.iter().map(|(label, _, _)| *label));
+        let mut header = vec!["backend".to_owned()];
+        header.extend(builds.iter().map(|(label, _, _)| (*label).to_owned()));
         if builds.len() == 2 {
-            header.push("native / default");
+            header.push("native / default".to_owned());
         }
+        header.extend(builds.iter().map(|(_, tag, _)| format!("plain job, {tag}")));
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
         let mut table = Table::new(&header, 1, Best::Highest);
         for row in backend_rows() {
-            let mut numbers: Vec<Option<f64>> = builds
-                .iter()
-                .map(|(_, _, estimates)| {
-                    estimates.millions_per_second(&format!("streamed-queen/{}", row.id))
-                })
-                .collect();
+            let speeds = |prefix: &str| -> Vec<Option<f64>> {
+                builds
+                    .iter()
+                    .map(|(_, _, estimates)| {
+                        estimates.millions_per_second(&format!("{prefix}{}", row.id))
+                    })
+                    .collect()
+            };
+            let mut numbers = speeds("streamed-queen/");
             if let [default, native] = numbers[..] {
                 numbers.push(
                     default
@@ -311,6 +318,7 @@ impl Report {
                         .map(|(default, native)| native / default),
                 );
             }
+            numbers.extend(speeds("streamed-queen/plain-job/"));
             table.row(vec![row.label], numbers);
         }
         w.table(&table);

@@ -1,0 +1,322 @@
+//! Slider lookups as an engine author writes them: Gigantua's streamed queen workload
+//! (Chess_Movegen: 5,000,000 `random & random` occupancies, twelve random squares each, one
+//! queen lookup per pair XOR-accumulated, 60 million lookups a pass) as a [`SliderJob`] whose
+//! `run` is a plain loop, no attributes, no `within`, run through [`Backend::run`]. Beside it
+//! the same loop inside [`Slider::within`], as the criterion `streamed-queen` group runs it,
+//! and each backend's speed relative to bitforge's `pext`, against the C++ methods' ratios to
+//! their PEXT (issue 37's table). Interleaved rounds, medians, every pass's checksum checked
+//! against the reference backend's.
+//!
+//! ```sh
+//! cargo build --release -p bitforge-benches --bin slider-speed
+//! RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
+//!     cargo build --release -p bitforge-benches --bin slider-speed
+//! target/release/slider-speed --rounds 5 --alongside target/native/release/slider-speed
+//! ```
+//!
+//! `--release`, not `--profile bench`: a user's release build splits each crate into 16 code
+//! generation units without link-time optimisation, which is where a job's loop can land apart
+//! from the function compiled for its level. `--alongside` runs another build of this program
+//! (the native one) once per round, between this build's passes, for the default / native
+//! column.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+use bitforge::slider::{Backend, Reference, Slider, SliderJob};
+use bitforge_benches::machine::{Machine, build_label};
+use bitforge_benches::{PlainQueens, STREAMED_OCCUPANCIES, StreamedQueen, streamed_queen};
+use clap::Parser;
+
+/// Time Gigantua's streamed queen workload written as a plain job, per backend, in rounds.
+#[derive(Debug, Parser)]
+#[command(about, long_about)]
+struct Args {
+    /// How many rounds (each backend runs each way once per round); the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    rounds: u32,
+    /// Only these backends (names as `--list-backends` of the perft command prints them);
+    /// `pext` is always measured, for the ratios.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Another build of this program (such as the native one) to run once per round, for the
+    /// comparison column.
+    #[arg(long, value_name = "PROGRAM")]
+    alongside: Option<PathBuf>,
+    /// Run one round and print `backend natural-ns within-ns` lines: what `--alongside` reads.
+    #[arg(long, hide = true)]
+    one_round: bool,
+    /// Also write the table (Markdown) to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// The same loop inside the backend's `within`, inlined into it by hand.
+struct WithinQueens<'a>(&'a StreamedQueen);
+
+impl SliderJob for WithinQueens<'_> {
+    type Output = u64;
+
+    fn run<S: Slider>(self, slider: S) -> u64 {
+        slider.within(
+            #[inline(always)]
+            || self.0.run(slider),
+        )
+    }
+}
+
+/// Million queens a second in issue 37's C++ run (Chess_Movegen, clang 16 `-O3
+/// -march=native`, AMD EPYC Zen 3): the method's twin here, by backend name.
+const CPP_TWINS: [(&str, &str, f64); 6] = [
+    ("pext", "PEXT", 287.0),
+    ("fancy", "fancy magic", 291.0),
+    ("black", "black magic", 320.0),
+    ("hyperbola", "hyperbola quintessence", 512.0),
+    ("kogge-stone", "Kogge-Stone", 289.0),
+    ("kogge-stone-avx2", "AVX2 branchless shift", 168.0),
+];
+
+/// One backend's times: the plain job and the `within` one.
+#[derive(Clone, Copy)]
+struct Pass {
+    natural: Duration,
+    within: Duration,
+}
+
+/// Runs both jobs once with `backend`: an error if this CPU cannot run it or a checksum is
+/// wrong.
+fn pass(backend: Backend, workload: &StreamedQueen, expected: u64) -> Result<Pass, String> {
+    let timed = |checksum: Option<u64>, start: Instant| -> Result<Duration, String> {
+        let elapsed = start.elapsed();
+        match checksum {
+            Some(sum) if sum == expected => Ok(elapsed),
+            Some(sum) => Err(format!(
+                "{backend}: checksum {sum:#x}, expected {expected:#x}"
+            )),
+            None => Err(format!("{backend}: not available on this CPU")),
+        }
+    };
+    let start = Instant::now();
+    let natural = timed(backend.run(PlainQueens(workload)), start)?;
+    let start = Instant::now();
+    let within = timed(backend.run(WithinQueens(workload)), start)?;
+    Ok(Pass { natural, within })
+}
+
+/// The other build's round: its `--one-round` lines, by backend.
+fn round_alongside(program: &PathBuf, names: &[&str]) -> Result<BTreeMap<String, Pass>, String> {
+    let output = Command::new(program)
+        .arg("--one-round")
+        .arg("--only")
+        .arg(names.join(","))
+        .output()
+        .map_err(|error| format!("{}: {error}", program.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} failed: {}",
+            program.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut passes = BTreeMap::new();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let parsed = match fields[..] {
+            [name, natural, within] => {
+                natural
+                    .parse()
+                    .ok()
+                    .zip(within.parse().ok())
+                    .map(|(natural, within)| {
+                        let pass = Pass {
+                            natural: Duration::from_nanos(natural),
+                            within: Duration::from_nanos(within),
+                        };
+                        (name.to_owned(), pass)
+                    })
+            }
+            _ => None,
+        };
+        let (name, pass) =
+            parsed.ok_or_else(|| format!("{}: unreadable line {line:?}", program.display()))?;
+        passes.insert(name, pass);
+    }
+    Ok(passes)
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let backends: Vec<Backend> = Backend::ALL
+        .into_iter()
+        .skip(1)
+        .filter(|backend| backend.is_available())
+        .filter(|backend| {
+            args.only.is_empty()
+                || backend.name() == "pext"
+                || args.only.iter().any(|name| name == backend.name())
+        })
+        .collect();
+    if let Some(unknown) = args.only.iter().find(|name| {
+        !backends
+            .iter()
+            .any(|backend| backend.name() == name.as_str())
+    }) {
+        eprintln!("error: {unknown}: no such backend available here");
+        return ExitCode::from(2);
+    }
+    let names: Vec<&str> = backends.iter().map(|backend| backend.name()).collect();
+    let workload = streamed_queen(STREAMED_OCCUPANCIES);
+    let expected = workload.run(Reference);
+    let lookups = workload.lookups() as f64;
+
+    if args.one_round {
+        for &backend in &backends {
+            match pass(backend, &workload, expected) {
+                Ok(pass) => println!(
+                    "{backend} {} {}",
+                    pass.natural.as_nanos(),
+                    pass.within.as_nanos()
+                ),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+
+    let mut ours: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
+    let mut theirs: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
+    for round in 1..=args.rounds {
+        for (&backend, passes) in backends.iter().zip(&mut ours) {
+            match pass(backend, &workload, expected) {
+                Ok(pass) => passes.push(pass),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        if let Some(program) = &args.alongside {
+            let round_passes = match round_alongside(program, &names) {
+                Ok(passes) => passes,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            for (name, passes) in names.iter().zip(&mut theirs) {
+                match round_passes.get(*name) {
+                    Some(&pass) => passes.push(pass),
+                    None => {
+                        eprintln!("error: {}: no figure for {name}", program.display());
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+        }
+        eprintln!("round {round}/{} done", args.rounds);
+    }
+
+    let rate = |time: Duration| lookups / time.as_secs_f64() / 1e6;
+    let medians = |passes: &mut Vec<Vec<Pass>>| -> Vec<Option<(f64, f64)>> {
+        passes
+            .iter_mut()
+            .map(|passes| {
+                if passes.is_empty() {
+                    return None;
+                }
+                let mut natural: Vec<Duration> = passes.iter().map(|p| p.natural).collect();
+                let mut within: Vec<Duration> = passes.iter().map(|p| p.within).collect();
+                Some((rate(median(&mut natural)), rate(median(&mut within))))
+            })
+            .collect()
+    };
+    let ours = medians(&mut ours);
+    let theirs = medians(&mut theirs);
+    let pext = names
+        .iter()
+        .position(|&name| name == "pext")
+        .and_then(|index| ours[index]);
+    let cpp_pext = CPP_TWINS[0].2;
+
+    let alongside = args.alongside.is_some();
+    let mut table = format!(
+        "| backend | plain job, M queens/s | in `within` | plain / `within` | plain / `pext` | C++ twin | C++ / C++ PEXT |{}\n| --- | --- | --- | --- | --- | --- | --- |{}\n",
+        if alongside {
+            " other build, plain job | this / other |"
+        } else {
+            ""
+        },
+        if alongside { " --- | --- |" } else { "" },
+    );
+    for (index, name) in names.iter().enumerate() {
+        let Some((natural, within)) = ours[index] else {
+            continue;
+        };
+        let to_pext = pext.map_or(String::new(), |(pext, _)| format!("{:.2}", natural / pext));
+        let (twin, twin_ratio) = CPP_TWINS
+            .iter()
+            .find(|(backend, _, _)| backend == name)
+            .map_or((String::new(), String::new()), |(_, twin, speed)| {
+                ((*twin).to_owned(), format!("{:.2}", speed / cpp_pext))
+            });
+        table += &format!(
+            "| `{name}` | {natural:.0} | {within:.0} | {:.2} | {to_pext} | {twin} | {twin_ratio} |",
+            natural / within
+        );
+        if alongside {
+            match theirs[index] {
+                Some((other, _)) => table += &format!(" {other:.0} | {:.2} |", natural / other),
+                None => table += " | |",
+            }
+        }
+        table += "\n";
+    }
+    print!("{table}");
+    if let Some(path) = args.out {
+        let machine = Machine::here();
+        let page = format!(
+            "# Slider lookups written the plain way, {build}\n\n\
+             Machine: {cpu}, {cores} cores, {kernel}, {rustc}.\n\n\
+             Written by `slider-speed` (benches/src/bin/slider_speed.rs) on {date}: Gigantua's \
+             streamed queen workload ({lookups} lookups a pass) as a job whose `run` is a plain \
+             loop, through `Backend::run`, `--release` profile (16 code generation units, no \
+             LTO, as a user's release build); medians of {rounds} interleaved rounds, every \
+             pass's checksum checked.{other} C++ columns: issue 37's run of Chess_Movegen \
+             (clang 16 `-O3 -march=native`, AMD EPYC Zen 3), each method's speed over its \
+             PEXT's, to compare with plain / `pext` here.\n\n{table}",
+            build = build_label(),
+            cpu = machine.cpu,
+            cores = machine.cores,
+            kernel = machine.kernel,
+            rustc = machine.rustc,
+            date = machine.date,
+            rounds = args.rounds,
+            other = args
+                .alongside
+                .as_ref()
+                .map_or(String::new(), |program| format!(
+                    " The other build ({}) ran once per round between this build's passes.",
+                    program.display()
+                )),
+        );
+        let written =
+            std::fs::File::create(&path).and_then(|mut file| file.write_all(page.as_bytes()));
+        if let Err(error) = written {
+            eprintln!("error: {}: {error}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
