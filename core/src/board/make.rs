@@ -154,20 +154,30 @@ impl<T: KeyChoice> Board<T> {
     fn play_as<Us: Side, S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board<T> {
         let (from, to) = (m.from(), m.to());
         let castling = &rules.castling;
+        if m.kind() != MoveKind::Normal {
+            return self.play_special::<Us>(m, castling);
+        }
+        let piece = self.piece_type_on(from);
+        if piece == PieceType::Pawn && from.index() ^ to.index() == 16 {
+            self.pushed_twice::<Us, S>(from, to, rules.slider)
+        } else if self.pieces_of(Us::Other::COLOR).contains(to) {
+            self.moved::<Us, true>(piece, from, to, castling)
+        } else {
+            self.moved::<Us, false>(piece, from, to, castling)
+        }
+    }
+
+    /// Promotions, en passant and castling, apart from the normal moves' path: a jump through
+    /// a table of the four kinds cost more than this call on the few moves that take it.
+    #[cold]
+    #[inline(never)]
+    fn play_special<Us: Side>(&self, m: Move, castling: &CastlingInfo) -> Board<T> {
+        let (from, to) = (m.from(), m.to());
         match m.kind() {
-            MoveKind::Normal => {
-                let piece = self.piece_type_on(from);
-                if piece == PieceType::Pawn && from.index() ^ to.index() == 16 {
-                    self.pushed_twice::<Us, S>(from, to, rules.slider)
-                } else if self.pieces_of(Us::Other::COLOR).contains(to) {
-                    self.moved::<Us, true>(piece, from, to, castling)
-                } else {
-                    self.moved::<Us, false>(piece, from, to, castling)
-                }
-            }
             MoveKind::Promotion => self.promoted::<Us>(from, to, m.promotion_type(), castling),
             MoveKind::EnPassant => self.captured_en_passant::<Us>(from, to),
-            MoveKind::Castling => self.castled::<Us>(from, to),
+            // Castling: `play_as` keeps the normal moves.
+            _ => self.castled::<Us>(from, to),
         }
     }
 
