@@ -7,6 +7,7 @@ pub mod kernels;
 pub mod machine;
 #[cfg(feature = "peers")]
 pub mod peers;
+pub mod runs;
 
 pub use inputs::{
     COUNTED_LOOKUPS, LookupPiece, PAIRS, PlainQueens, STREAMED_OCCUPANCIES, StreamedQueen,

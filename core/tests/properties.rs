@@ -24,6 +24,19 @@ fn between_lies_inside_line() {
     }
 }
 
+/// A piece type's code is its low three bits: each type's own discriminant, `None` for 0 and 7
+/// (the board reads a square's type as three bits, and an illegal move may make any three).
+#[test]
+fn piece_type_codes_read_the_low_three_bits() {
+    for code in 0..=u8::MAX {
+        let expected = PieceType::LIST
+            .into_iter()
+            .find(|piece_type| *piece_type as u8 == code & 7)
+            .unwrap_or(PieceType::None);
+        assert_eq!(PieceType::from_code(code), expected, "code {code}");
+    }
+}
+
 #[test]
 fn line_is_symmetric_and_holds_both_ends() {
     for a in Square::ALL {

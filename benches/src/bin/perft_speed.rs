@@ -1,8 +1,9 @@
 //! The full perft speed run, the way the perft targets are stated: single thread, no hashing
 //! table, the five positions of `benches/data/perft-speed.epd` at their listed depths
 //! (429,555,583 nodes), interleaved in rounds so that the machine's drift hits every engine
-//! alike; the median of the rounds, and each one's ratio to cozy-chess. Every run's node counts
-//! are checked against the file. Three sections:
+//! alike; the median of the rounds, and each one's ratio to cozy-chess, in total and per
+//! position (each position is timed alone). Every run's node counts are checked against the
+//! file. Three sections:
 //!
 //! - perft: bitforge's own perft with every backend available here, and each peer's fastest
 //!   perft (bulk counting);
@@ -20,8 +21,6 @@
 //! criterion benches do. The criterion `perft` bench measures the same positions one ply
 //! shallower, with confidence intervals; this is the long run, about 12 seconds a round.
 
-use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -31,6 +30,7 @@ use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge_benches::engine_path::{Api, EnginePath, Leaves};
 use bitforge_benches::machine::{Machine, build_label};
 use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
+use bitforge_benches::runs::{Rounds, median};
 use clap::Parser;
 
 const SPEED_POSITIONS: &str = include_str!("../../data/perft-speed.epd");
@@ -39,16 +39,12 @@ const SPEED_POSITIONS: &str = include_str!("../../data/perft-speed.epd");
 #[derive(Debug, Parser)]
 #[command(about, long_about)]
 struct Args {
-    /// How many rounds (each engine runs once per round); the median is reported.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
-    rounds: u32,
+    #[command(flatten)]
+    rounds: Rounds,
     /// Only these engines (backend names; peer/cozy-chess, peer/chess, peer/shakmaty; the engine
     /// paths as printed, such as every-move/position/pext or every-move/peer/cozy-chess).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
-    /// Also write the table (Markdown) to this file.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
 }
 
 /// One position of the speed file.
@@ -213,11 +209,6 @@ fn read_positions() -> Result<Vec<SpeedPosition>, String> {
         .collect()
 }
 
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 fn main() -> ExitCode {
     let args = Args::parse();
     let positions = match read_positions() {
@@ -232,40 +223,67 @@ fn main() -> ExitCode {
         eprintln!("error: no engine matches --only (see --help for the names)");
         return ExitCode::from(2);
     }
-    let expected: Vec<u64> = positions.iter().map(|p| p.nodes).collect();
-    let total: u64 = expected.iter().sum();
+    let total: u64 = positions.iter().map(|p| p.nodes).sum();
 
-    let mut times = vec![Vec::new(); engines.len()];
-    for round in 1..=args.rounds {
+    // Each round, each engine walks the positions one at a time: times[engine][position].
+    let mut times = vec![vec![Vec::new(); positions.len()]; engines.len()];
+    for round in 1..=args.rounds.rounds {
         for (engine, times) in engines.iter().zip(&mut times) {
-            let start = Instant::now();
-            let counts = (engine.run)(&positions);
-            let elapsed = start.elapsed();
-            if counts != expected {
-                eprintln!(
-                    "error: {} counted {counts:?}, expected {expected:?}",
-                    engine.name
-                );
-                return ExitCode::FAILURE;
+            let mut elapsed = Duration::ZERO;
+            for (index, position) in positions.iter().enumerate() {
+                let start = Instant::now();
+                let counts = (engine.run)(core::slice::from_ref(position));
+                let time = start.elapsed();
+                if counts != [position.nodes] {
+                    eprintln!(
+                        "error: {} counted {counts:?} in {}, expected {}",
+                        engine.name, position.fen, position.nodes
+                    );
+                    return ExitCode::FAILURE;
+                }
+                times[index].push(time);
+                elapsed += time;
             }
             eprintln!(
                 "round {round}/{}: {:<20} {:>8.1} Mnps",
-                args.rounds,
+                args.rounds.rounds,
                 engine.name,
                 total as f64 / elapsed.as_secs_f64() / 1e6
             );
-            times.push(elapsed);
         }
     }
 
-    let mnps = |time: Duration| total as f64 / time.as_secs_f64() / 1e6;
-    let medians: Vec<Duration> = times.iter_mut().map(|t| median(t)).collect();
-    let median_of = |name: &str| {
-        engines
-            .iter()
-            .position(|engine| engine.name == name)
-            .map(|index| mnps(medians[index]))
-    };
+    let rate = |nodes: u64, time: Duration| nodes as f64 / time.as_secs_f64() / 1e6;
+    // Per engine: each round's total time, and each position's median.
+    let round_totals: Vec<Vec<Duration>> = times
+        .iter()
+        .map(|times| {
+            (0..times[0].len())
+                .map(|round| times.iter().map(|position| position[round]).sum())
+                .collect()
+        })
+        .collect();
+    let total_medians: Vec<f64> = round_totals
+        .iter()
+        .map(|totals| rate(total, median(&mut totals.clone())))
+        .collect();
+    let position_medians: Vec<Vec<f64>> = times
+        .iter()
+        .map(|times| {
+            times
+                .iter()
+                .zip(&positions)
+                .map(|(times, position)| rate(position.nodes, median(&mut times.clone())))
+                .collect()
+        })
+        .collect();
+    let index_of = |name: &str| engines.iter().position(|engine| engine.name == name);
+    let position_header: String = positions
+        .iter()
+        .enumerate()
+        .map(|(number, position)| format!(" {} d{} |", number + 1, position.depth))
+        .collect();
+    let position_rule = " --- |".repeat(positions.len());
     let mut table = String::new();
     for section in Section::ALL {
         let members: Vec<usize> = (0..engines.len())
@@ -274,28 +292,49 @@ fn main() -> ExitCode {
         if members.is_empty() {
             continue;
         }
-        let cozy = median_of(section.cozy());
+        let cozy = index_of(section.cozy());
         table += &format!(
             "\n### {}\n\n| engine | Mnps, median of {} | slowest | fastest | × cozy-chess |\n| --- | --- | --- | --- | --- |\n",
             section.heading(),
-            args.rounds
+            args.rounds.rounds
         );
-        for index in members {
-            let times = &times[index];
-            let slowest = times.iter().max().copied().unwrap_or_default();
-            let fastest = times.iter().min().copied().unwrap_or_default();
-            let median = mnps(medians[index]);
-            let ratio = cozy.map_or(String::new(), |cozy| format!("{:.2}", median / cozy));
+        for &index in &members {
+            let totals = &round_totals[index];
+            let slowest = totals.iter().max().copied().unwrap_or_default();
+            let fastest = totals.iter().min().copied().unwrap_or_default();
+            let median = total_medians[index];
+            let ratio = cozy.map_or(String::new(), |cozy| {
+                format!("{:.2}", median / total_medians[cozy])
+            });
             table += &format!(
                 "| {} | {median:.1} | {:.1} | {:.1} | {ratio} |\n",
                 engines[index].name,
-                mnps(slowest),
-                mnps(fastest)
+                rate(total, slowest),
+                rate(total, fastest)
             );
+        }
+        table += &format!(
+            "\nPer position (in the file's order: the start position, Kiwipete, the Chess \
+             Programming Wiki's positions 3, 4 and 5), Mnps, median (× cozy-chess):\n\n\
+             | engine |{position_header}\n| --- |{position_rule}\n"
+        );
+        for &index in &members {
+            let cells: String = position_medians[index]
+                .iter()
+                .enumerate()
+                .map(|(position, speed)| match cozy {
+                    Some(cozy) => format!(
+                        " {speed:.1} ({:.2}) |",
+                        speed / position_medians[cozy][position]
+                    ),
+                    None => format!(" {speed:.1} |"),
+                })
+                .collect();
+            table += &format!("| {} |{cells}\n", engines[index].name);
         }
     }
     print!("{table}");
-    if let Some(path) = args.out {
+    if args.rounds.out.is_some() {
         let machine = Machine::here();
         let page = format!(
             "# Perft speed run, {build}\n\n\
@@ -303,8 +342,9 @@ fn main() -> ExitCode {
              Written by `perft-speed` (benches/src/bin/perft_speed.rs) on {date}: the five \
              positions of `benches/data/perft-speed.epd` at their listed depths ({total} nodes), \
              single thread, no hashing table, {rounds} interleaved rounds; every engine's counts \
-             checked. Mnps from the median, slowest and fastest round; the ratio to cozy-chess \
-             from the medians, within each section (the engine paths through the public API \
+             checked. Mnps from the median, slowest and fastest round (each position timed \
+             alone, a round's total their sum); the ratio to cozy-chess from the medians, \
+             within each section (the engine paths through the public API \
              use the best backend here).\n{table}",
             build = build_label(),
             cpu = machine.cpu,
@@ -312,12 +352,10 @@ fn main() -> ExitCode {
             kernel = machine.kernel,
             rustc = machine.rustc,
             date = machine.date,
-            rounds = args.rounds,
+            rounds = args.rounds.rounds,
         );
-        let written =
-            std::fs::File::create(&path).and_then(|mut file| file.write_all(page.as_bytes()));
-        if let Err(error) = written {
-            eprintln!("error: cannot write {}: {error}", path.display());
+        if let Err(message) = args.rounds.write_page(&page) {
+            eprintln!("error: {message}");
             return ExitCode::FAILURE;
         }
     }

@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitforge_benches::machine::Machine;
+use bitforge_benches::runs::median;
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::{Scheme, SliderKind, Subsets, verify};
 use clap::Parser;
@@ -96,11 +97,6 @@ fn stockfish(seed: u64) -> Result<u64, String> {
         base += 1usize << mask.count_ones();
     }
     Ok(tried)
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort_unstable();
-    times[times.len() / 2]
 }
 
 fn main() -> ExitCode {
@@ -203,10 +199,10 @@ fn main() -> ExitCode {
     let mut their_medians = Vec::new();
     let mut tuned_line = String::new();
     for (number, row) in rows.iter().enumerate() {
-        let their_time = median(theirs[number].clone());
+        let their_time = median(&mut theirs[number].clone());
         let our_times: Vec<Duration> = ours
             .iter()
-            .map(|path| median(path[number].clone()))
+            .map(|path| median(&mut path[number].clone()))
             .collect();
         let (times, ratios) = cells(&our_times, their_time, false);
         let (our_tried, their_tried) = tried[number];
@@ -225,8 +221,8 @@ fn main() -> ExitCode {
             medians.push(time);
         }
     }
-    let their_time = median(their_medians);
-    let our_times: Vec<Duration> = our_medians.into_iter().map(median).collect();
+    let their_time = median(&mut their_medians);
+    let our_times: Vec<Duration> = our_medians.iter_mut().map(|times| median(times)).collect();
     let (times, ratios) = cells(&our_times, their_time, true);
     println!("| median |{times} | {:.1} | |{ratios}", ms(their_time));
     println!("{tuned_line}");

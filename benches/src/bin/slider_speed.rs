@@ -21,13 +21,13 @@
 //! column.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use bitforge::slider::{Backend, Reference, Slider, SliderJob};
 use bitforge_benches::machine::{Machine, build_label};
+use bitforge_benches::runs::{Rounds, median};
 use bitforge_benches::{PlainQueens, STREAMED_OCCUPANCIES, StreamedQueen, streamed_queen};
 use clap::Parser;
 
@@ -35,9 +35,8 @@ use clap::Parser;
 #[derive(Debug, Parser)]
 #[command(about, long_about)]
 struct Args {
-    /// How many rounds (each backend runs each way once per round); the median is reported.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
-    rounds: u32,
+    #[command(flatten)]
+    rounds: Rounds,
     /// Only these backends (names as `--list-backends` of the perft command prints them);
     /// `pext` is always measured, for the ratios.
     #[arg(long, value_delimiter = ',')]
@@ -49,9 +48,6 @@ struct Args {
     /// Run one round and print `backend natural-ns within-ns` lines: what `--alongside` reads.
     #[arg(long, hide = true)]
     one_round: bool,
-    /// Also write the table (Markdown) to this file.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
 }
 
 /// The same loop inside the backend's `within`, inlined into it by hand.
@@ -148,11 +144,6 @@ fn round_alongside(program: &PathBuf, names: &[&str]) -> Result<BTreeMap<String,
     Ok(passes)
 }
 
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 fn main() -> ExitCode {
     let args = Args::parse();
     let backends: Vec<Backend> = Backend::ALL
@@ -197,7 +188,7 @@ fn main() -> ExitCode {
 
     let mut ours: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
     let mut theirs: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
-    for round in 1..=args.rounds {
+    for round in 1..=args.rounds.rounds {
         for (&backend, passes) in backends.iter().zip(&mut ours) {
             match pass(backend, &workload, expected) {
                 Ok(pass) => passes.push(pass),
@@ -225,7 +216,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        eprintln!("round {round}/{} done", args.rounds);
+        eprintln!("round {round}/{} done", args.rounds.rounds);
     }
 
     let rate = |time: Duration| lookups / time.as_secs_f64() / 1e6;
@@ -284,7 +275,7 @@ fn main() -> ExitCode {
         table += "\n";
     }
     print!("{table}");
-    if let Some(path) = args.out {
+    if args.rounds.out.is_some() {
         let machine = Machine::here();
         let page = format!(
             "# Slider lookups written the plain way, {build}\n\n\
@@ -302,7 +293,7 @@ fn main() -> ExitCode {
             kernel = machine.kernel,
             rustc = machine.rustc,
             date = machine.date,
-            rounds = args.rounds,
+            rounds = args.rounds.rounds,
             other = args
                 .alongside
                 .as_ref()
@@ -311,10 +302,8 @@ fn main() -> ExitCode {
                     program.display()
                 )),
         );
-        let written =
-            std::fs::File::create(&path).and_then(|mut file| file.write_all(page.as_bytes()));
-        if let Err(error) = written {
-            eprintln!("error: {}: {error}", path.display());
+        if let Err(message) = args.rounds.write_page(&page) {
+            eprintln!("error: {message}");
             return ExitCode::FAILURE;
         }
     }

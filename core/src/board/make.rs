@@ -168,7 +168,8 @@ impl<T: KeyChoice> Board<T> {
     }
 
     /// Promotions, en passant and castling, apart from the normal moves' path: a jump through
-    /// a table of the four kinds cost more than this call on the few moves that take it.
+    /// a table of the four kinds cost more than this call on the few moves that take it
+    /// (results/analysis.md, issue 37).
     #[cold]
     #[inline(never)]
     fn play_special<Us: Side>(&self, m: Move, castling: &CastlingInfo) -> Board<T> {
