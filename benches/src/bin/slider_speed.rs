@@ -45,7 +45,7 @@ struct Args {
     /// comparison column.
     #[arg(long, value_name = "PROGRAM")]
     alongside: Option<PathBuf>,
-    /// Run one round and print `backend natural-ns within-ns` lines: what `--alongside` reads.
+    /// Run one round and print `backend plain-ns within-ns` lines: what `--alongside` reads.
     #[arg(long, hide = true)]
     one_round: bool,
 }
@@ -78,7 +78,7 @@ const CPP_TWINS: [(&str, &str, f64); 6] = [
 /// One backend's times: the plain job and the `within` one.
 #[derive(Clone, Copy)]
 struct Pass {
-    natural: Duration,
+    plain: Duration,
     within: Duration,
 }
 
@@ -96,10 +96,10 @@ fn pass(backend: Backend, workload: &StreamedQueen, expected: u64) -> Result<Pas
         }
     };
     let start = Instant::now();
-    let natural = timed(backend.run(PlainQueens(workload)), start)?;
+    let plain = timed(backend.run(PlainQueens(workload)), start)?;
     let start = Instant::now();
     let within = timed(backend.run(WithinQueens(workload)), start)?;
-    Ok(Pass { natural, within })
+    Ok(Pass { plain, within })
 }
 
 /// The other build's round: its `--one-round` lines, by backend.
@@ -122,14 +122,14 @@ fn round_alongside(program: &PathBuf, names: &[&str]) -> Result<BTreeMap<String,
     for line in text.lines() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let parsed = match fields[..] {
-            [name, natural, within] => {
-                natural
+            [name, plain, within] => {
+                plain
                     .parse()
                     .ok()
                     .zip(within.parse().ok())
-                    .map(|(natural, within)| {
+                    .map(|(plain, within)| {
                         let pass = Pass {
-                            natural: Duration::from_nanos(natural),
+                            plain: Duration::from_nanos(plain),
                             within: Duration::from_nanos(within),
                         };
                         (name.to_owned(), pass)
@@ -174,7 +174,7 @@ fn main() -> ExitCode {
             match pass(backend, &workload, expected) {
                 Ok(pass) => println!(
                     "{backend} {} {}",
-                    pass.natural.as_nanos(),
+                    pass.plain.as_nanos(),
                     pass.within.as_nanos()
                 ),
                 Err(message) => {
@@ -227,9 +227,9 @@ fn main() -> ExitCode {
                 if passes.is_empty() {
                     return None;
                 }
-                let mut natural: Vec<Duration> = passes.iter().map(|p| p.natural).collect();
+                let mut plain: Vec<Duration> = passes.iter().map(|p| p.plain).collect();
                 let mut within: Vec<Duration> = passes.iter().map(|p| p.within).collect();
-                Some((rate(median(&mut natural)), rate(median(&mut within))))
+                Some((rate(median(&mut plain)), rate(median(&mut within))))
             })
             .collect()
     };
@@ -252,10 +252,10 @@ fn main() -> ExitCode {
         if alongside { " --- | --- |" } else { "" },
     );
     for (index, name) in names.iter().enumerate() {
-        let Some((natural, within)) = ours[index] else {
+        let Some((plain, within)) = ours[index] else {
             continue;
         };
-        let to_pext = pext.map_or(String::new(), |(pext, _)| format!("{:.2}", natural / pext));
+        let to_pext = pext.map_or(String::new(), |(pext, _)| format!("{:.2}", plain / pext));
         let (twin, twin_ratio) = CPP_TWINS
             .iter()
             .find(|(backend, _, _)| backend == name)
@@ -263,12 +263,12 @@ fn main() -> ExitCode {
                 ((*twin).to_owned(), format!("{:.2}", speed / cpp_pext))
             });
         table += &format!(
-            "| `{name}` | {natural:.0} | {within:.0} | {:.2} | {to_pext} | {twin} | {twin_ratio} |",
-            natural / within
+            "| `{name}` | {plain:.0} | {within:.0} | {:.2} | {to_pext} | {twin} | {twin_ratio} |",
+            plain / within
         );
         if alongside {
             match theirs[index] {
-                Some((other, _)) => table += &format!(" {other:.0} | {:.2} |", natural / other),
+                Some((other, _)) => table += &format!(" {other:.0} | {:.2} |", plain / other),
                 None => table += " | |",
             }
         }
