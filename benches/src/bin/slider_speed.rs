@@ -45,9 +45,11 @@ struct Args {
     /// comparison column.
     #[arg(long, value_name = "PROGRAM")]
     alongside: Option<PathBuf>,
-    /// Run one round and print `backend plain-ns within-ns` lines: what `--alongside` reads.
-    #[arg(long, hide = true)]
-    one_round: bool,
+    /// Run the plain job once per backend, checked against this checksum (the reference's,
+    /// from the calling build), and print `backend nanoseconds` lines: what `--alongside`
+    /// reads.
+    #[arg(long, hide = true, value_name = "CHECKSUM")]
+    one_round: Option<u64>,
 }
 
 /// The same loop inside the backend's `within`, inlined into it by hand.
@@ -82,30 +84,42 @@ struct Pass {
     within: Duration,
 }
 
-/// Runs both jobs once with `backend`: an error if this CPU cannot run it or a checksum is
-/// wrong.
-fn pass(backend: Backend, workload: &StreamedQueen, expected: u64) -> Result<Pass, String> {
-    let timed = |checksum: Option<u64>, start: Instant| -> Result<Duration, String> {
-        let elapsed = start.elapsed();
-        match checksum {
-            Some(sum) if sum == expected => Ok(elapsed),
-            Some(sum) => Err(format!(
-                "{backend}: checksum {sum:#x}, expected {expected:#x}"
-            )),
-            None => Err(format!("{backend}: not available on this CPU")),
-        }
-    };
+/// Times one run of `job` with `backend`: an error if this CPU cannot run it or its checksum
+/// is not `expected`.
+fn timed<J: SliderJob<Output = u64>>(
+    backend: Backend,
+    job: J,
+    expected: u64,
+) -> Result<Duration, String> {
     let start = Instant::now();
-    let plain = timed(backend.run(PlainQueens(workload)), start)?;
-    let start = Instant::now();
-    let within = timed(backend.run(WithinQueens(workload)), start)?;
-    Ok(Pass { plain, within })
+    let checksum = backend.run(job);
+    let elapsed = start.elapsed();
+    match checksum {
+        Some(sum) if sum == expected => Ok(elapsed),
+        Some(sum) => Err(format!(
+            "{backend}: checksum {sum:#x}, expected {expected:#x}"
+        )),
+        None => Err(format!("{backend}: not available on this CPU")),
+    }
 }
 
-/// The other build's round: its `--one-round` lines, by backend.
-fn round_alongside(program: &PathBuf, names: &[&str]) -> Result<BTreeMap<String, Pass>, String> {
+/// Runs both jobs once with `backend`.
+fn pass(backend: Backend, workload: &StreamedQueen, expected: u64) -> Result<Pass, String> {
+    Ok(Pass {
+        plain: timed(backend, PlainQueens(workload), expected)?,
+        within: timed(backend, WithinQueens(workload), expected)?,
+    })
+}
+
+/// The other build's round: its `--one-round` lines, the plain job's time by backend.
+fn round_alongside(
+    program: &PathBuf,
+    names: &[&str],
+    expected: u64,
+) -> Result<BTreeMap<String, Duration>, String> {
     let output = Command::new(program)
         .arg("--one-round")
+        .arg(expected.to_string())
         .arg("--only")
         .arg(names.join(","))
         .output()
@@ -118,30 +132,16 @@ fn round_alongside(program: &PathBuf, names: &[&str]) -> Result<BTreeMap<String,
         ));
     }
     let text = String::from_utf8_lossy(&output.stdout);
-    let mut passes = BTreeMap::new();
+    let mut plain = BTreeMap::new();
     for line in text.lines() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let parsed = match fields[..] {
-            [name, plain, within] => {
-                plain
-                    .parse()
-                    .ok()
-                    .zip(within.parse().ok())
-                    .map(|(plain, within)| {
-                        let pass = Pass {
-                            plain: Duration::from_nanos(plain),
-                            within: Duration::from_nanos(within),
-                        };
-                        (name.to_owned(), pass)
-                    })
-            }
-            _ => None,
-        };
-        let (name, pass) =
+        let parsed = line
+            .split_once(' ')
+            .and_then(|(name, nanos)| Some((name.to_owned(), nanos.parse().ok()?)));
+        let (name, nanos) =
             parsed.ok_or_else(|| format!("{}: unreadable line {line:?}", program.display()))?;
-        passes.insert(name, pass);
+        plain.insert(name, Duration::from_nanos(nanos));
     }
-    Ok(passes)
+    Ok(plain)
 }
 
 fn main() -> ExitCode {
@@ -166,17 +166,12 @@ fn main() -> ExitCode {
     }
     let names: Vec<&str> = backends.iter().map(|backend| backend.name()).collect();
     let workload = streamed_queen(STREAMED_OCCUPANCIES);
-    let expected = workload.run(Reference);
     let lookups = workload.lookups() as f64;
 
-    if args.one_round {
+    if let Some(expected) = args.one_round {
         for &backend in &backends {
-            match pass(backend, &workload, expected) {
-                Ok(pass) => println!(
-                    "{backend} {} {}",
-                    pass.plain.as_nanos(),
-                    pass.within.as_nanos()
-                ),
+            match timed(backend, PlainQueens(&workload), expected) {
+                Ok(time) => println!("{backend} {}", time.as_nanos()),
                 Err(message) => {
                     eprintln!("error: {message}");
                     return ExitCode::FAILURE;
@@ -186,8 +181,9 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
+    let expected = workload.run(Reference);
     let mut ours: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
-    let mut theirs: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
+    let mut theirs: Vec<Vec<Duration>> = vec![Vec::new(); backends.len()];
     for round in 1..=args.rounds.rounds {
         for (&backend, passes) in backends.iter().zip(&mut ours) {
             match pass(backend, &workload, expected) {
@@ -199,16 +195,16 @@ fn main() -> ExitCode {
             }
         }
         if let Some(program) = &args.alongside {
-            let round_passes = match round_alongside(program, &names) {
-                Ok(passes) => passes,
+            let round_times = match round_alongside(program, &names, expected) {
+                Ok(times) => times,
                 Err(message) => {
                     eprintln!("error: {message}");
                     return ExitCode::FAILURE;
                 }
             };
-            for (name, passes) in names.iter().zip(&mut theirs) {
-                match round_passes.get(*name) {
-                    Some(&pass) => passes.push(pass),
+            for (name, times) in names.iter().zip(&mut theirs) {
+                match round_times.get(*name) {
+                    Some(&time) => times.push(time),
                     None => {
                         eprintln!("error: {}: no figure for {name}", program.display());
                         return ExitCode::FAILURE;
@@ -220,25 +216,22 @@ fn main() -> ExitCode {
     }
 
     let rate = |time: Duration| lookups / time.as_secs_f64() / 1e6;
-    let medians = |passes: &mut Vec<Vec<Pass>>| -> Vec<Option<(f64, f64)>> {
-        passes
-            .iter_mut()
-            .map(|passes| {
-                if passes.is_empty() {
-                    return None;
-                }
-                let mut plain: Vec<Duration> = passes.iter().map(|p| p.plain).collect();
-                let mut within: Vec<Duration> = passes.iter().map(|p| p.within).collect();
-                Some((rate(median(&mut plain)), rate(median(&mut within))))
-            })
-            .collect()
-    };
-    let ours = medians(&mut ours);
-    let theirs = medians(&mut theirs);
+    let ours: Vec<(f64, f64)> = ours
+        .iter()
+        .map(|passes| {
+            let mut plain: Vec<Duration> = passes.iter().map(|p| p.plain).collect();
+            let mut within: Vec<Duration> = passes.iter().map(|p| p.within).collect();
+            (rate(median(&mut plain)), rate(median(&mut within)))
+        })
+        .collect();
+    let theirs: Vec<Option<f64>> = theirs
+        .iter_mut()
+        .map(|times| (!times.is_empty()).then(|| rate(median(times))))
+        .collect();
     let pext = names
         .iter()
         .position(|&name| name == "pext")
-        .and_then(|index| ours[index]);
+        .map(|index| ours[index].0);
     let cpp_pext = CPP_TWINS[0].2;
 
     let alongside = args.alongside.is_some();
@@ -252,10 +245,8 @@ fn main() -> ExitCode {
         if alongside { " --- | --- |" } else { "" },
     );
     for (index, name) in names.iter().enumerate() {
-        let Some((plain, within)) = ours[index] else {
-            continue;
-        };
-        let to_pext = pext.map_or(String::new(), |(pext, _)| format!("{:.2}", plain / pext));
+        let (plain, within) = ours[index];
+        let to_pext = pext.map_or(String::new(), |pext| format!("{:.2}", plain / pext));
         let (twin, twin_ratio) = CPP_TWINS
             .iter()
             .find(|(backend, _, _)| backend == name)
@@ -268,7 +259,7 @@ fn main() -> ExitCode {
         );
         if alongside {
             match theirs[index] {
-                Some((other, _)) => table += &format!(" {other:.0} | {:.2} |", plain / other),
+                Some(other) => table += &format!(" {other:.0} | {:.2} |", plain / other),
                 None => table += " | |",
             }
         }

@@ -48,6 +48,7 @@ static LINES: [[u64; 4]; 64] = {
 mod x86 {
     use super::*;
     use crate::slider::RookAndBishop;
+    use crate::slider::hyperbola::rank_attacks;
 
     /// Mirrors the bytes of each lane: byte `i` takes byte `7 - i` (the shuffle indexes within
     /// 128-bit halves). (Safe `target_feature` functions: only callers compiled for the
@@ -125,7 +126,7 @@ mod x86 {
                 let rank = if $rank_lane {
                     _mm_extract_epi64::<1>(rook) as u64
                 } else {
-                    super::super::hyperbola::rank_attacks(square, occupancy)
+                    rank_attacks(square, occupancy)
                 };
                 RookAndBishop::new(
                     _mm_cvtsi128_si64(rook) as u64 | rank,

@@ -198,10 +198,9 @@ pub trait Slider: Copy + Send + Sync + 'static {
 
     /// Calls `f` inside a function compiled for the backend's [`Level`], so that the closure
     /// and what inlines into it use the level's instructions even in a build for the x86-64
-    /// baseline. A [`SliderJob`] needs none: [`run`](Self::run) compiles
-    /// its `run` for the level already. This is for loops outside a job, in code that keeps a
-    /// backend in its own state. Entering costs a call: wrap a whole search or loop, not one
-    /// lookup.
+    /// baseline. A [`SliderJob`] needs none: [`run`](Self::run) compiles its `run` for the
+    /// level already. This is for loops outside a job, in code that keeps a backend in its own
+    /// state. Entering costs a call: wrap a whole search or loop, not one lookup.
     ///
     /// ```
     /// use bitforge::slider::{FancyMagic, Slider};
