@@ -67,8 +67,19 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
         ))
     };
     let entry_index = index(quote!(self.mask), quote!(self.magic), quote!(self.shift));
+    // A black magic's key ORs in the mask's complement, so the fields keep the complement
+    // (`!` twice folds away): one instruction less per lookup than complementing the mask.
+    let (stored_mask, read_mask) = match set.scheme {
+        Scheme::Black => (
+            quote!(!entries[square].mask),
+            quote!(!self.key_masks[square]),
+        ),
+        Scheme::Fancy | Scheme::Fixed => {
+            (quote!(entries[square].mask), quote!(self.key_masks[square]))
+        }
+    };
     let fields_index = index(
-        quote!(self.masks[square]),
+        read_mask,
         quote!(self.magics[square]),
         quote!(self.shifts[square]),
     );
@@ -155,7 +166,8 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
             /// [`Entry`] first (one instruction less per lookup).
             #[derive(Debug)]
             pub struct Fields {
-                masks: [u64; 64],
+                /// The masks, complemented for a black magic.
+                key_masks: [u64; 64],
                 magics: [u64; 64],
                 shifts: [u32; 64],
                 offsets: [isize; 64],
@@ -165,7 +177,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
             impl Fields {
                 const fn new(entries: &[Entry; 64]) -> Fields {
                     let mut fields = Fields {
-                        masks: [0; 64],
+                        key_masks: [0; 64],
                         magics: [0; 64],
                         shifts: [0; 64],
                         offsets: [0; 64],
@@ -173,7 +185,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
                     };
                     let mut square = 0;
                     while square < 64 {
-                        fields.masks[square] = entries[square].mask;
+                        fields.key_masks[square] = #stored_mask;
                         fields.magics[square] = entries[square].magic;
                         fields.shifts[square] = entries[square].shift;
                         fields.offsets[square] = entries[square].offset;
