@@ -81,5 +81,5 @@ pub use subsets::Subsets;
 #[cfg(feature = "alloc")]
 pub use verify::{
     AttackTable, MAX_TABLE_ENTRIES, SlotDemand, SlotUse, VerifyError, occupancies_with_attacks,
-    verify,
+    verify, verify_against,
 };

@@ -6,6 +6,7 @@ use core::fmt;
 use crate::SliderKind;
 use crate::geometry::{ray_attacks, relevant_mask, square_name};
 use crate::magic_set::MagicSet;
+use crate::pext_tables::PextTables;
 use crate::subsets::Subsets;
 
 /// One use of a table slot: which slider, on which square, with which occupancy.
@@ -220,6 +221,39 @@ fn check_table_size(set: &MagicSet) -> Result<(), VerifyError> {
 /// Checks every relevant occupancy of every square against the reference walker and builds the
 /// shared attack table, or names the first two uses of a slot that disagree.
 pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
+    verify_by(set, |kind, square, _| {
+        occupancies_with_attacks(kind, square).map(|(_, attacks)| attacks)
+    })
+}
+
+/// [`verify`], the reference attacks read from `reference` instead of walked again: the same
+/// answer, for a caller that checks several sets (`bitforge-macros` embeds three, and the
+/// `PEXT` tables are those attacks).
+///
+/// ```
+/// use bitforge_index::{MagicSet, PextTables, verify, verify_against};
+///
+/// let text = std::fs::read_to_string("../core/magics/fancy.magics").unwrap();
+/// let set = MagicSet::parse(&text).unwrap();
+/// let reference = PextTables::build();
+/// assert_eq!(verify_against(&set, &reference), verify(&set));
+/// ```
+pub fn verify_against(set: &MagicSet, reference: &PextTables) -> Result<AttackTable, VerifyError> {
+    verify_by(set, |kind, square, occupancies| {
+        let offset = reference.entry(kind, square).offset;
+        reference.attacks[offset..offset + occupancies]
+            .iter()
+            .copied()
+    })
+}
+
+/// The check itself, the reference attacks of each square's occupancies (in [`Subsets`] order,
+/// `count` of them) given by `reference`. Written for unoptimized builds too (a user's debug
+/// build runs it in the macros): what depends only on the square is computed once per square.
+fn verify_by<A: Iterator<Item = u64>>(
+    set: &MagicSet,
+    reference: impl Fn(SliderKind, u8, usize) -> A,
+) -> Result<AttackTable, VerifyError> {
     check_table_size(set)?;
     let mut attacks: Vec<u64> = Vec::new();
     // Who filled each slot, so that a collision can name both sides.
@@ -227,17 +261,21 @@ pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
     let mut forbidden: Vec<u64> = Vec::new();
     let mut used_slots = 0;
     for kind in SliderKind::ALL {
-        for square in 0..64u8 {
+        for (square, entry) in (0..64u8).zip(set.entries(kind)) {
             let post_mask = set.post_mask(kind, square);
-            for (occupancy, expected) in occupancies_with_attacks(kind, square) {
-                let here = SlotUse {
+            let mask = relevant_mask(kind, square);
+            let occupancies = Subsets::new(mask);
+            let count = 1usize << mask.count_ones();
+            for (occupancy, expected) in occupancies.zip(reference(kind, square, count)) {
+                let here = || SlotUse {
                     kind,
                     square,
                     occupancy,
                 };
-                let slot = set.slot(kind, square, occupancy);
+                let slot = entry.offset
+                    + set.scheme.index(occupancy, mask, entry.magic, entry.bits) as i64;
                 let index = usize::try_from(slot)
-                    .map_err(|_| VerifyError::NegativeSlot { at: here, slot })?;
+                    .map_err(|_| VerifyError::NegativeSlot { at: here(), slot })?;
                 if index >= attacks.len() {
                     attacks.resize(index + 1, 0);
                     owners.resize(index + 1, None);
@@ -252,12 +290,12 @@ pub fn verify(set: &MagicSet) -> Result<AttackTable, VerifyError> {
                         return Err(VerifyError::Collision {
                             slot,
                             first,
-                            second: here,
+                            second: here(),
                         });
                     }
                     Some(_) => {}
                     None => {
-                        owners[index] = Some(here);
+                        owners[index] = Some(here());
                         used_slots += 1;
                     }
                 }

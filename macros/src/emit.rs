@@ -1,49 +1,32 @@
 //! Turning computed tables into array literals.
 
 use proc_macro::TokenStream;
-use proc_macro2::{Literal, TokenStream as TokenStream2};
+use proc_macro2::{Ident, Literal, Span, TokenStream as TokenStream2};
 use quote::quote;
-use syn::Path;
-use syn::parse::{Parse, ParseStream};
 
-/// The optional element constructor: `table!()` or `table!(path::To::Wrapper)`.
-struct Wrapper(Option<Path>);
+use crate::parse::Tokens;
 
-impl Parse for Wrapper {
-    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        if input.is_empty() {
-            return Ok(Wrapper(None));
-        }
-        let path: Path = input.parse()?;
-        if !input.is_empty() {
-            return Err(input.error(
-                "expected only the path of a tuple-struct constructor, such as `Bitboard`",
-            ));
-        }
-        Ok(Wrapper(Some(path)))
-    }
-}
+/// The element constructor a table macro may name (`table!(path::To::Wrapper)`).
+type Path = TokenStream2;
 
-/// Parses the optional wrapper and emits the table, or the parse error as a compile error.
+/// Reads the optional element constructor (`table!()` or `table!(path::To::Wrapper)`) and
+/// emits the table, or the parse error as a compile error.
 pub(crate) fn table(
     input: TokenStream,
     body: impl FnOnce(Option<&Path>) -> TokenStream2,
 ) -> TokenStream {
-    match syn::parse::<Wrapper>(input) {
-        Ok(Wrapper(path)) => body(path.as_ref()).into(),
-        Err(error) => error.to_compile_error().into(),
+    match Tokens::new(input.into()).constructor_path() {
+        Ok(path) => body(path.as_ref()).into(),
+        Err(error) => error.into_compile_error().into(),
     }
 }
 
 /// Emits the table of a macro that takes no arguments.
 pub(crate) fn no_arguments(input: TokenStream, body: impl FnOnce() -> TokenStream2) -> TokenStream {
-    if input.is_empty() {
-        body().into()
-    } else {
-        let input = TokenStream2::from(input);
-        syn::Error::new_spanned(input, "this macro takes no arguments")
-            .to_compile_error()
-            .into()
+    let mut tokens = Tokens::new(input.into());
+    match tokens.end("this macro takes no arguments") {
+        Ok(()) => body().into(),
+        Err(error) => error.into_compile_error().into(),
     }
 }
 
@@ -62,10 +45,34 @@ pub(crate) fn list(values: &[u64], wrap: Option<&Path>) -> TokenStream2 {
     quote!([#(#elements),*])
 }
 
-/// `[[...], [...], ...]`.
+/// `[[W; width]; height]`, each row of `rows` a row of the table (all of one length).
+///
+/// Emitted as one packed `u64` array that a `const` loop wraps element by element: a few
+/// tokens instead of one constructor call per element, which rustc type-checks one by one.
 pub(crate) fn grid(rows: &[Vec<u64>], wrap: Option<&Path>) -> TokenStream2 {
-    let rows = rows.iter().map(|row| list(row, wrap));
-    quote!([#(#rows),*])
+    let height = rows.len();
+    let width = rows.first().map_or(0, Vec::len);
+    let flat: Vec<u64> = rows.concat();
+    let cells = flat.len();
+    let packed = packed_array(&flat);
+    let (element, zero) = match wrap {
+        Some(path) => (quote!(#path(RAW[row * #width + column])), quote!(#path(0))),
+        None => (quote!(RAW[row * #width + column]), quote!(0u64)),
+    };
+    quote!({
+        const RAW: [u64; #cells] = #packed;
+        let mut table = [[const { #zero }; #width]; #height];
+        let mut row = 0;
+        while row < #height {
+            let mut column = 0;
+            while column < #width {
+                table[row][column] = #element;
+                column += 1;
+            }
+            row += 1;
+        }
+        table
+    })
 }
 
 /// `[[u8; N]; M]`.
@@ -81,21 +88,21 @@ pub(crate) fn distances(rows: &[Vec<u8>]) -> TokenStream2 {
 pub(crate) trait Element: Copy {
     /// The type's name, such as `u64`.
     const TYPE: &'static str;
-    /// The value's bytes, least significant first.
-    fn le_bytes(self) -> Vec<u8>;
+    /// Appends the value's bytes, least significant first.
+    fn push_le_bytes(self, bytes: &mut Vec<u8>);
 }
 
 impl Element for u64 {
     const TYPE: &'static str = "u64";
-    fn le_bytes(self) -> Vec<u8> {
-        self.to_le_bytes().to_vec()
+    fn push_le_bytes(self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.to_le_bytes());
     }
 }
 
 impl Element for u16 {
     const TYPE: &'static str = "u16";
-    fn le_bytes(self) -> Vec<u8> {
-        self.to_le_bytes().to_vec()
+    fn push_le_bytes(self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.to_le_bytes());
     }
 }
 
@@ -106,11 +113,14 @@ impl Element for u16 {
 /// several times cheaper (a 430k-entry table: 0.27 s instead of 1.1 s). The bytes are
 /// little-endian; a big-endian target swaps them in a `const` loop, slower to build but right.
 pub(crate) fn packed_array<T: Element>(values: &[T]) -> TokenStream2 {
-    let bytes: Vec<u8> = values.iter().flat_map(|value| value.le_bytes()).collect();
+    let mut bytes = Vec::with_capacity(size_of_val(values));
+    for &value in values {
+        value.push_le_bytes(&mut bytes);
+    }
     let literal = Literal::byte_string(&bytes);
     let length = Literal::usize_unsuffixed(values.len());
     let width = Literal::usize_unsuffixed(bytes.len());
-    let element: syn::Type = syn::parse_str(T::TYPE).expect("an integer type name");
+    let element = Ident::new(T::TYPE, Span::call_site());
     quote! {{
         const BYTES: [u8; #width] = *#literal;
         // SAFETY: `[u8; size_of::<T>() * N]` and `[T; N]` have the same size, every bit pattern

@@ -1,47 +1,51 @@
 //! `magic_set!`: a module holding a verified magic set, its attack table and lookup functions.
 
 use bitforge_index::geometry::relevant_mask;
-use bitforge_index::{MagicSet, Scheme, SliderKind, verify};
+use bitforge_index::{MagicSet, Scheme, SliderKind, verify_against};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use syn::parse::{Parse, ParseStream};
-use syn::{LitStr, Token};
 
 use crate::emit::{packed_array, signed};
-use crate::module_header::ModuleHeader;
-use crate::source_file;
+use crate::parse::{self, Error, ModuleHeader, Tokens};
+use crate::source_file::{self, NamedFile};
 
 /// `#[attrs] VIS mod NAME = "path/to/set.magics";`
 pub(crate) struct MagicSetInput {
     header: ModuleHeader,
-    path: LitStr,
+    path: NamedFile,
 }
 
-impl Parse for MagicSetInput {
-    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let header = input.parse()?;
-        input.parse::<Token![=]>()?;
-        let path = input.parse()?;
-        input.parse::<Option<Token![;]>>()?;
-        if !input.is_empty() {
-            return Err(input.error("expected nothing after the file name"));
-        }
-        Ok(MagicSetInput { header, path })
+impl MagicSetInput {
+    pub(crate) fn parse(input: TokenStream) -> parse::Result<Self> {
+        let mut tokens = Tokens::new(input);
+        let header = tokens.module_header()?;
+        tokens.punct('=')?;
+        let (name, literal) = tokens.string()?;
+        tokens.optional_punct(';');
+        tokens.end("expected nothing after the file name")?;
+        Ok(MagicSetInput {
+            header,
+            path: NamedFile {
+                name,
+                span: literal.span(),
+            },
+        })
     }
 }
 
 /// Reads, verifies and emits the set, or the reason it cannot as a compile error.
-pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
+pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
     let path = source_file::resolve(&input.path)?;
     // Messages name the file as the invocation does; the resolved path is in read errors.
-    let shown = input.path.value();
+    let shown = &input.path.name;
     let text = source_file::read(&input.path, &path)?;
-    let at_path = |message: String| syn::Error::new(input.path.span(), message);
+    let at_path = |message: String| Error::new(input.path.span, message);
     let set = MagicSet::parse(&text).map_err(|error| match error.line {
         Some(line) => at_path(format!("{shown}:{line}: {}", error.message)),
         None => at_path(format!("{shown}: {}", error.message)),
     })?;
-    let table = verify(&set).map_err(|error| at_path(format!("{shown}: {error}")))?;
+    let table = verify_against(&set, crate::reference_attacks())
+        .map_err(|error| at_path(format!("{shown}: {error}")))?;
 
     let ModuleHeader {
         attrs,
@@ -117,7 +121,7 @@ pub(crate) fn expand(input: MagicSetInput) -> syn::Result<TokenStream> {
     let bishop_post_mask = post_mask_of(quote!(BISHOP_FIELDS));
 
     Ok(quote! {
-        #(#attrs)*
+        #attrs
         #visibility mod #name {
             // Makes the set a tracked input: editing the file rebuilds the crate.
             const _: &[u8] = include_bytes!(#tracked);

@@ -3,22 +3,19 @@
 use bitforge_index::{PextEntry, PextTables};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use syn::Token;
-use syn::parse::{Parse, ParseStream};
 
 use crate::emit::packed_array;
-use crate::module_header::ModuleHeader;
+use crate::parse::{self, ModuleHeader, Tokens};
 
 /// `#[attrs] VIS mod NAME`
 pub(crate) struct PextInput(ModuleHeader);
 
-impl Parse for PextInput {
-    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let header = input.parse()?;
-        input.parse::<Option<Token![;]>>()?;
-        if !input.is_empty() {
-            return Err(input.error("expected nothing after the module name"));
-        }
+impl PextInput {
+    pub(crate) fn parse(input: TokenStream) -> parse::Result<Self> {
+        let mut tokens = Tokens::new(input);
+        let header = tokens.module_header()?;
+        tokens.optional_punct(';');
+        tokens.end("expected nothing after the module name")?;
         Ok(PextInput(header))
     }
 }
@@ -33,7 +30,7 @@ pub(crate) fn expand(input: PextInput) -> TokenStream {
         entries,
         attacks,
         compressed,
-    } = PextTables::build();
+    } = crate::reference_attacks();
     let literal = |entry: &PextEntry| {
         let mask = Literal::u64_suffixed(entry.mask);
         let rays = Literal::u64_suffixed(entry.rays);
@@ -44,11 +41,11 @@ pub(crate) fn expand(input: PextInput) -> TokenStream {
     let bishop = entries[64..].iter().map(literal);
     let length = attacks.len();
     let entries_doc = format!("Slots in each table: {length}.");
-    let attacks = packed_array(&attacks);
-    let compressed = packed_array(&compressed);
+    let attacks = packed_array(attacks);
+    let compressed = packed_array(compressed);
 
     quote! {
-        #(#attrs)*
+        #attrs
         #visibility mod #name {
             #[doc = #entries_doc]
             pub const ENTRIES: usize = #length;

@@ -2,14 +2,22 @@
 
 use std::path::{Path, PathBuf};
 
-use syn::LitStr;
+use proc_macro2::Span;
 
-/// The file that `literal` names, as an absolute path: relative paths are resolved against the
+use crate::parse::{Error, Result};
+
+/// A file name as the invocation gives it, and where (for errors).
+pub(crate) struct NamedFile {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+}
+
+/// The file that `file` names, as an absolute path: relative paths are resolved against the
 /// directory of the source file that invokes the macro, as `include_bytes!` resolves them, or
 /// against the invoking crate's manifest directory when the compiler does not say which file
 /// that is.
-pub(crate) fn resolve(literal: &LitStr) -> syn::Result<PathBuf> {
-    let named = PathBuf::from(literal.value());
+pub(crate) fn resolve(file: &NamedFile) -> Result<PathBuf> {
+    let named = PathBuf::from(&file.name);
     if named.is_absolute() {
         return Ok(named);
     }
@@ -19,8 +27,8 @@ pub(crate) fn resolve(literal: &LitStr) -> syn::Result<PathBuf> {
         None => std::env::var_os("CARGO_MANIFEST_DIR")
             .map(PathBuf::from)
             .ok_or_else(|| {
-                syn::Error::new(
-                    literal.span(),
+                Error::new(
+                    file.span,
                     "cannot tell which directory a relative path is relative to; use an absolute path",
                 )
             })?,
@@ -31,11 +39,11 @@ pub(crate) fn resolve(literal: &LitStr) -> syn::Result<PathBuf> {
     Ok(std::fs::canonicalize(&joined).unwrap_or(joined))
 }
 
-/// The text of the file, or a compile error at `literal` saying why it cannot be read.
-pub(crate) fn read(literal: &LitStr, path: &Path) -> syn::Result<String> {
+/// The text of the file, or a compile error at the name saying why it cannot be read.
+pub(crate) fn read(file: &NamedFile, path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|error| {
-        syn::Error::new(
-            literal.span(),
+        Error::new(
+            file.span,
             format!("cannot read {}: {error}", path.display()),
         )
     })

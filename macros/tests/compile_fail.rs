@@ -4,6 +4,7 @@
 fn magic_sets_at_compile_time() {
     let cases = trybuild::TestCases::new();
     cases.pass("tests/ui/embeds_its_own_set.rs");
+    cases.compile_fail("tests/ui/bad_arguments.rs");
     cases.compile_fail("tests/ui/collision.rs");
     cases.compile_fail("tests/ui/huge_offset.rs");
     cases.compile_fail("tests/ui/malformed.rs");
