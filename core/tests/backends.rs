@@ -197,6 +197,28 @@ fn run_best_runs_what_best_chooses_at_the_raised_level() {
     assert_eq!(Backend::run_best(NameAndLevel).0, best.name());
 }
 
+/// `level_name` says what `run` compiles a job for: raised where the build is optimized, at
+/// the backend's own level where it is not (CI runs this test unoptimized too, with
+/// `BITFORGE_EXPECT_UNRAISED` set).
+#[test]
+#[cfg_attr(miri, ignore = "CPUID")]
+fn run_compiles_for_the_level_it_names() {
+    for backend in Backend::ALL {
+        let ran = backend.run(NameAndLevel);
+        assert_eq!(
+            ran.map(|(_, level)| level),
+            backend.level_name(),
+            "{backend}"
+        );
+        if let Some((name, level)) = ran {
+            assert_eq!(name, backend.name());
+            if std::env::var_os("BITFORGE_EXPECT_UNRAISED").is_some() {
+                assert_eq!(level, backend.own_level_name(), "{backend}: raised");
+            }
+        }
+    }
+}
+
 /// The same CPUID reading as core's, done here independently.
 fn cpu_vendor_and_family() -> ([u8; 12], u32) {
     #[cfg(target_arch = "x86_64")]

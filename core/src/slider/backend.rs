@@ -6,9 +6,12 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::{
     BlackMagic, FancyCombinedMagic, FancyMagic, Hyperbola, HyperbolaAvx2, HyperbolaDual,
-    HyperbolaGfni, KoggeStone, KoggeStoneAvx2, KoggeStoneAvx512, Level, Leveled, Pext, PextPdep,
-    Reference, Slider, V3, V4, cpu,
+    HyperbolaGfni, KoggeStone, KoggeStoneAvx2, KoggeStoneAvx512, Level, Pext, PextPdep, Reference,
+    Slider, cpu,
 };
+// The raised levels: not compiled in where nothing is raised (see [`Raise`]).
+#[cfg(not(bitforge_unoptimized))]
+use super::{Leveled, V3, V4};
 
 /// Work generic over the backend: [`Backend::run`] calls [`SliderJob::run`] once with the
 /// chosen backend, so the whole job is compiled for it and no lookup pays for dispatch.
@@ -47,6 +50,10 @@ pub trait SliderJob {
 /// A backend that [`Backend::run`] raises: [`run_raised`](Self::run_raised) runs a job compiled
 /// for the best instruction level this CPU has among those the backend gains from (its line in
 /// the backend list), or at its own level. Every backend implements it.
+///
+/// An unoptimized build (`opt-level = 0`, a default `cargo build`) does not raise: nothing
+/// inlines into a level's function there, so each raised copy of the job would cost compile
+/// time and buy no speed. The backend runs at its own level, as [`Backend::level_name`] says.
 ///
 /// ```
 /// use bitforge::Position;
@@ -132,7 +139,8 @@ macro_rules! backends {
             pub fn level_name(self) -> Option<&'static str> {
                 match self {
                     $(Backend::$backend => {
-                        $(if <Leveled<$backend, $level> as Slider>::is_available() {
+                        $(#[cfg(not(bitforge_unoptimized))]
+                        if <Leveled<$backend, $level> as Slider>::is_available() {
                             return Some(<$level as Level>::NAME);
                         })*
                         <$backend as Slider>::is_available()
@@ -177,7 +185,10 @@ macro_rules! backends {
         $(impl Raise for $backend {
             #[inline]
             fn run_raised<J: SliderJob>(self, job: J) -> J::Output {
-                $(if let Some(slider) = Leveled::<$backend, $level>::new() {
+                // Unoptimized, nothing inlines into a level's function, so a raised copy of
+                // the job buys no speed and costs one more copy to compile.
+                $(#[cfg(not(bitforge_unoptimized))]
+                if let Some(slider) = Leveled::<$backend, $level>::new() {
                     return slider.run(job);
                 })*
                 self.run(job)

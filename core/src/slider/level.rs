@@ -6,7 +6,8 @@
 //! body inside a function compiled for that level ([`Level::within`]), so the generator, the
 //! make and the lookups inline into code that uses those instructions whatever the build
 //! targets. [`Backend::run`](super::Backend::run) raises a backend to the best level this CPU
-//! has ([`Leveled`]), so `cargo build --release` runs what `-C target-cpu=native` would.
+//! has ([`Leveled`]), so `cargo build --release` runs what `-C target-cpu=native` would (an
+//! unoptimized build runs each backend at its own level: see [`Raise`](super::Raise)).
 
 use core::marker::PhantomData;
 
