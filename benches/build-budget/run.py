@@ -257,7 +257,9 @@ def main():
             os.utime(TOUCHED)
             incremental_core.append(run(["cargo", "build", "--quiet", "-p", "bitforge"], REPO))
 
-        report = render(args.rounds, times, units, incremental_hello, incremental_core)
+        report = render(
+            args.rounds, times, units, incremental_hello, incremental_core, args.before
+        )
     finally:
         if args.keep:
             print(f"scratch crates kept in {scratch}", file=sys.stderr)
@@ -271,14 +273,28 @@ def main():
         sys.stdout.write(report)
 
 
-def render(rounds, times, units, incremental_hello, incremental_core):
+def commit_of(checkout):
+    """The short commit id a checkout is at, with `+` if it has uncommitted changes."""
+    def git(*arguments):
+        return subprocess.run(
+            ["git", "-C", str(checkout), *arguments], capture_output=True, text=True
+        ).stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def render(rounds, times, units, incremental_hello, incremental_core, before=None):
     rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
     today = datetime.date.today().isoformat()
+    commits = f"bitforge at {commit_of(REPO)}"
+    if before:
+        commits += f", `{before.name}` at {commit_of(before)}"
     lines = [
         "# Build budget: a hello-world engine on bitforge beside one on cozy-chess",
         "",
         f"Written by `python3 benches/build-budget/run.py {' '.join(sys.argv[1:])}` on {today}: "
-        f"{cpu_name()}; {rustc}. Each crate is built clean (its `target/` removed; the "
+        f"{cpu_name()}; {rustc}; {commits}. Each crate is built clean (its `target/` removed; the "
         "registry already fetched) in interleaved rounds; medians of "
         f"{rounds} round{'s' if rounds > 1 else ''}. Each crate runs one `perft(5)` from the "
         "start position: bitforge's with the default backend (`Backend::run_best`), with one "
