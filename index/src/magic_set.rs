@@ -51,6 +51,15 @@ pub struct Entry {
     pub offset: i64,
 }
 
+impl Entry {
+    /// The table slot that `occupancy` selects through this entry, `mask` being its square's
+    /// relevant mask (for a caller that computes it once per square).
+    #[inline]
+    pub fn slot(&self, scheme: Scheme, mask: u64, occupancy: u64) -> i64 {
+        self.offset + scheme.index(occupancy, mask, self.magic, self.bits) as i64
+    }
+}
+
 /// A complete magic set: a scheme and one entry per slider kind and square.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MagicSet {
@@ -128,8 +137,7 @@ impl MagicSet {
     #[inline]
     pub fn slot(&self, kind: SliderKind, square: u8, occupancy: u64) -> i64 {
         let entry = self.entries(kind)[square as usize];
-        let mask = relevant_mask(kind, square);
-        entry.offset + self.scheme.index(occupancy, mask, entry.magic, entry.bits) as i64
+        entry.slot(self.scheme, relevant_mask(kind, square), occupancy)
     }
 
     /// Writes the set in the `.magics` format, with each line of `comments` as a leading `#`

@@ -272,8 +272,7 @@ fn verify_by<A: Iterator<Item = u64>>(
                     square,
                     occupancy,
                 };
-                let slot = entry.offset
-                    + set.scheme.index(occupancy, mask, entry.magic, entry.bits) as i64;
+                let slot = entry.slot(set.scheme, mask, occupancy);
                 let index = usize::try_from(slot)
                     .map_err(|_| VerifyError::NegativeSlot { at: here(), slot })?;
                 if index >= attacks.len() {

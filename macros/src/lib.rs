@@ -31,8 +31,8 @@ use proc_macro::TokenStream;
 
 /// The reference attacks of every relevant occupancy of every square, walked once per
 /// compiler process and shared by every macro that needs them (each magic set's check, the
-/// `PEXT` tables, which are these attacks): in a user's build the macros run unoptimized, and
-/// walking them once instead of four times is a third of the core's expansion.
+/// `PEXT` tables, which are these attacks): a user's build runs the macros unoptimized, where
+/// walking them is most of an expansion's time (results/analysis.md, issue 36).
 fn reference_attacks() -> &'static PextTables {
     static REFERENCE: OnceLock<PextTables> = OnceLock::new();
     REFERENCE.get_or_init(PextTables::build)
