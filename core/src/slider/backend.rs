@@ -51,9 +51,10 @@ pub trait SliderJob {
 /// for the best instruction level this CPU has among those the backend gains from (its line in
 /// the backend list), or at its own level. Every backend implements it.
 ///
-/// An unoptimized build (`opt-level = 0`, a default `cargo build`) does not raise: nothing
-/// inlines into a level's function there, so each raised copy of the job would cost compile
-/// time and buy no speed. The backend runs at its own level, as [`Backend::level_name`] says.
+/// An unoptimized build (`opt-level = 0`, a default `cargo build`) does not raise: the
+/// generator's stages stay calls there (`core/build.rs`), so each raised copy of the job would
+/// cost compile time and buy no speed. The backend runs at its own level, as
+/// [`Backend::level_name`] says.
 ///
 /// ```
 /// use bitforge::Position;
@@ -185,8 +186,8 @@ macro_rules! backends {
         $(impl Raise for $backend {
             #[inline]
             fn run_raised<J: SliderJob>(self, job: J) -> J::Output {
-                // Unoptimized, nothing inlines into a level's function, so a raised copy of
-                // the job buys no speed and costs one more copy to compile.
+                // Unoptimized, the generator's stages stay calls: a raised copy of the job
+                // buys no speed and costs one more copy to compile.
                 $(#[cfg(not(bitforge_unoptimized))]
                 if let Some(slider) = Leveled::<$backend, $level>::new() {
                     return slider.run(job);
