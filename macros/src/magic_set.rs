@@ -20,15 +20,12 @@ impl MagicSetInput {
         let mut tokens = Tokens::new(input);
         let header = tokens.module_header()?;
         tokens.punct('=')?;
-        let (name, literal) = tokens.string()?;
+        let (name, span) = tokens.string()?;
         tokens.optional_punct(';');
         tokens.end("expected nothing after the file name")?;
         Ok(MagicSetInput {
             header,
-            path: NamedFile {
-                name,
-                span: literal.span(),
-            },
+            path: NamedFile { name, span },
         })
     }
 }

@@ -4,7 +4,7 @@
 //! name), so they are read here directly rather than with `syn`, whose compilation sat on the
 //! critical path of every clean build of a crate that uses bitforge (results/build-budget.md).
 
-use proc_macro2::{Delimiter, Literal, Span, TokenStream, TokenTree, token_stream};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree, token_stream};
 use quote::{ToTokens, quote_spanned};
 
 /// A parse or expansion error: a message at a span, emitted as `compile_error!`.
@@ -59,11 +59,11 @@ impl Tokens {
     }
 
     /// An error at the next token (or at the end).
-    pub(crate) fn error(&mut self, message: impl Into<String>) -> Error {
+    fn error(&mut self, message: impl Into<String>) -> Error {
         Error::new(self.next_span(), message)
     }
 
-    pub(crate) fn is_empty(&mut self) -> bool {
+    fn is_empty(&mut self) -> bool {
         self.tokens.peek().is_none()
     }
 
@@ -167,15 +167,15 @@ impl Tokens {
         }
     }
 
-    /// A string literal (`"..."` or `r"..."`): its value and the literal.
-    pub(crate) fn string(&mut self) -> Result<(String, Literal)> {
-        let Some(TokenTree::Literal(literal)) = self.tokens.peek().cloned() else {
-            return Err(self.error("expected a string literal"));
+    /// A string literal (`"..."` or `r"..."`): its value and where it is.
+    pub(crate) fn string(&mut self) -> Result<(String, Span)> {
+        let value = match self.tokens.peek() {
+            Some(TokenTree::Literal(literal)) => string_value(&literal.to_string()),
+            _ => None,
         };
-        let value = string_value(&literal.to_string())
-            .ok_or_else(|| self.error("expected a string literal"))?;
+        let value = value.ok_or_else(|| self.error("expected a string literal"))?;
         self.next();
-        Ok((value, literal))
+        Ok((value, self.last_span))
     }
 }
 
