@@ -144,26 +144,45 @@ impl<T: KeyChoice> Board<T> {
     /// illegal move gives a meaningless board, never undefined behaviour.
     #[inline]
     pub fn play<S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board<T> {
+        self.play_then(m, rules, |child| child)
+    }
+
+    /// Makes the child as [`play`](Self::play) does and hands it to `keep`, called on each
+    /// kind of move's path apart: a child made in registers is stored once, where `keep` puts
+    /// it, rather than first in one place every path writes to and then copied from there (a
+    /// copy that waits for the stores that made it: results/analysis.md, issue 37).
+    #[inline(always)]
+    pub(crate) fn play_then<S: Slider, R>(
+        &self,
+        m: Move,
+        rules: &Rules<S>,
+        keep: impl FnOnce(Board<T>) -> R,
+    ) -> R {
         match self.side_to_move {
-            Color::White => self.play_as::<White, S>(m, rules),
-            Color::Black => self.play_as::<Black, S>(m, rules),
+            Color::White => self.play_as::<White, S, R>(m, rules, keep),
+            Color::Black => self.play_as::<Black, S, R>(m, rules, keep),
         }
     }
 
     #[inline(always)]
-    fn play_as<Us: Side, S: Slider>(&self, m: Move, rules: &Rules<S>) -> Board<T> {
+    fn play_as<Us: Side, S: Slider, R>(
+        &self,
+        m: Move,
+        rules: &Rules<S>,
+        keep: impl FnOnce(Board<T>) -> R,
+    ) -> R {
         let (from, to) = (m.from(), m.to());
         let castling = &rules.castling;
         if m.kind() != MoveKind::Normal {
-            return self.play_special::<Us>(m, castling);
+            return keep(self.play_special::<Us>(m, castling));
         }
         let piece = self.piece_type_on(from);
         if piece == PieceType::Pawn && from.index() ^ to.index() == 16 {
-            self.pushed_twice::<Us, S>(from, to, rules.slider)
+            keep(self.pushed_twice::<Us, S>(from, to, rules.slider))
         } else if self.pieces_of(Us::Other::COLOR).contains(to) {
-            self.moved::<Us, true>(piece, from, to, castling)
+            keep(self.moved::<Us, true>(piece, from, to, castling))
         } else {
-            self.moved::<Us, false>(piece, from, to, castling)
+            keep(self.moved::<Us, false>(piece, from, to, castling))
         }
     }
 
@@ -291,8 +310,10 @@ impl<T: Tracking> Board<T> {
         child.tracked.moved(Us::COLOR, PieceType::Pawn, from, to);
         let over = Square::from_index_masked(((from as u8) + (to as u8)) / 2);
         let their_pawns = self.pieces.colored(Us::Other::COLOR, PieceType::Pawn);
+        // The check reads a copy: the child itself stays in registers until it is kept.
+        let probe = child;
         if !(pawn_attacks(Us::COLOR, over) & their_pawns).is_empty()
-            && (!T::KEYED || child.has_en_passant_capture(over, slider))
+            && (!T::KEYED || probe.has_en_passant_capture(over, slider))
         {
             child.en_passant = Some(over);
             child.tracked.en_passant_set(over);

@@ -189,8 +189,7 @@ impl<S: Slider> Rules<S> {
 }
 
 impl Board {
-    /// No pieces at all: a placeholder for a fixed-capacity history's unused slots.
-    #[cfg(not(feature = "std"))]
+    /// No pieces at all: a placeholder for a history's slots not yet played into.
     pub(crate) const EMPTY: Board = Board {
         pieces: Placement::EMPTY,
         en_passant: None,

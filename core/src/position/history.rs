@@ -3,6 +3,8 @@
 //! game; without, it has a fixed capacity and a move that would overflow it is refused, never
 //! silently forgotten.
 
+use core::fmt;
+
 use crate::Move;
 use crate::board::Board;
 
@@ -49,64 +51,61 @@ pub(crate) struct History {
     later: Plies,
 }
 
-/// The plies after the root, oldest first: a vector with `std`.
-#[cfg(feature = "std")]
-type Plies = std::vec::Vec<Ply>;
-
-/// The plies after the root, oldest first: a fixed array without `std`.
-#[cfg(not(feature = "std"))]
-#[derive(Clone, Debug)]
+/// The plies after the root, oldest first: the first `len` of `slots`. The slots past `len`
+/// stay allocated (with `std` they grow as the game does; without, a fixed array), so that a
+/// move writes its child into the next slot while it reads the parent from the one before:
+/// the child is stored once, where it stays, never made elsewhere and copied (a copy that
+/// waits for the stores that made it: results/analysis.md, issue 37).
 struct Plies {
-    plies: [Ply; HISTORY_CAPACITY],
+    slots: Slots,
     len: usize,
 }
 
+#[cfg(feature = "std")]
+type Slots = std::vec::Vec<Ply>;
+
 #[cfg(not(feature = "std"))]
+type Slots = [Ply; HISTORY_CAPACITY];
+
+/// A slot not yet played into.
+const EMPTY: Ply = Ply {
+    board: Board::EMPTY,
+    info: PlyInfo::ROOT,
+};
+
 impl Plies {
     fn new() -> Plies {
-        const EMPTY: Ply = Ply {
-            board: Board::EMPTY,
-            info: PlyInfo::ROOT,
-        };
         Plies {
-            plies: [EMPTY; HISTORY_CAPACITY],
+            #[cfg(feature = "std")]
+            slots: Slots::new(),
+            #[cfg(not(feature = "std"))]
+            slots: [EMPTY; HISTORY_CAPACITY],
             len: 0,
         }
     }
 
     #[inline(always)]
-    fn push(&mut self, ply: Ply) -> bool {
-        match self.plies.get_mut(self.len) {
-            Some(slot) => {
-                *slot = ply;
-                self.len += 1;
-                true
-            }
-            None => false,
+    fn played(&self) -> &[Ply] {
+        &self.slots[..self.len]
+    }
+}
+
+impl Clone for Plies {
+    /// The plies played; with `std`, not the slots past them.
+    fn clone(&self) -> Plies {
+        Plies {
+            #[cfg(feature = "std")]
+            slots: self.played().to_vec(),
+            #[cfg(not(feature = "std"))]
+            slots: self.slots,
+            len: self.len,
         }
     }
+}
 
-    #[inline(always)]
-    fn pop(&mut self) -> Option<Ply> {
-        self.len = self.len.checked_sub(1)?;
-        self.plies.get(self.len).copied()
-    }
-
-    #[inline(always)]
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    fn get(&self, index: usize) -> Option<&Ply> {
-        self.plies[..self.len].get(index)
-    }
-
-    #[inline(always)]
-    fn last(&self) -> Option<&Ply> {
-        self.len
-            .checked_sub(1)
-            .and_then(|index| self.plies.get(index))
+impl fmt::Debug for Plies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.played()).finish()
     }
 }
 
@@ -121,44 +120,52 @@ impl History {
     /// The current ply.
     #[inline(always)]
     pub(crate) fn current(&self) -> &Ply {
-        self.later.last().unwrap_or(&self.root)
+        self.later.played().last().unwrap_or(&self.root)
     }
 
-    /// Makes `ply` the current one; `false`, changing nothing, if there is no room (only
-    /// without `std`).
+    /// Makes the next ply the current one, written by `make` from the current one into its
+    /// slot; `false`, changing nothing, if there is no room (only without `std`).
     #[inline(always)]
-    pub(crate) fn push(&mut self, ply: Ply) -> bool {
+    pub(crate) fn push_with(&mut self, make: impl FnOnce(&Ply, &mut Ply)) -> bool {
+        let len = self.later.len;
         #[cfg(feature = "std")]
-        {
-            self.later.push(ply);
-            true
+        if self.later.slots.len() == len {
+            self.later.slots.push(EMPTY);
         }
-        #[cfg(not(feature = "std"))]
-        {
-            self.later.push(ply)
-        }
+        let (played, free) = self.later.slots.split_at_mut(len);
+        let Some(slot) = free.first_mut() else {
+            return false;
+        };
+        make(played.last().unwrap_or(&self.root), slot);
+        self.later.len = len + 1;
+        true
     }
 
     /// Drops the current ply; `false` at the root.
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> bool {
-        self.later.pop().is_some()
+        match self.later.len.checked_sub(1) {
+            Some(len) => {
+                self.later.len = len;
+                true
+            }
+            None => false,
+        }
     }
 
     /// The ply `plies` before the current one (0: the current one).
     #[inline(always)]
     pub(crate) fn back(&self, plies: usize) -> Option<&Ply> {
-        let later = self.later.len();
-        match later.checked_sub(plies)? {
+        match self.later.len.checked_sub(plies)? {
             0 => Some(&self.root),
-            index => self.later.get(index - 1),
+            index => self.later.played().get(index - 1),
         }
     }
 
     /// How many plies can be taken back.
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
-        self.later.len()
+        self.later.len
     }
 }
 
@@ -189,5 +196,54 @@ mod tests {
         }
         assert_eq!(position.undo_move(), None);
         assert!(position == start && position.key() == start.key());
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod slot_tests {
+    use std::format;
+    use std::vec::Vec;
+
+    use crate::Position;
+    use crate::slider::Hyperbola;
+
+    fn play(position: &mut Position<Hyperbola>, line: &[&str]) {
+        for text in line {
+            let m = position.parse_uci_move(text).expect("a legal move");
+            assert!(position.do_move(m));
+        }
+    }
+
+    /// A line played over slots an undone line left behind is the line played afresh: every
+    /// ply rewritten whole, its history (undo, repetition) and a clone's too.
+    #[test]
+    fn slots_left_by_undone_moves_are_rewritten() {
+        let mut reused = Position::start(Hyperbola);
+        play(&mut reused, &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]);
+        for _ in 0..4 {
+            assert!(reused.undo_move().is_some());
+        }
+        play(&mut reused, &["d7d5", "e4d5", "d8d5"]);
+        let mut fresh = Position::start(Hyperbola);
+        play(&mut fresh, &["e2e4", "d7d5", "e4d5", "d8d5"]);
+        let cloned = reused.clone();
+        assert_eq!(
+            format!("{:?}", cloned.history),
+            format!("{:?}", fresh.history)
+        );
+        for mut position in [reused, cloned] {
+            assert_eq!(position.undoable_plies(), 4);
+            assert_eq!(position.captured_piece(), crate::Piece::WhitePawn);
+            let mut keys = Vec::new();
+            while position.undo_move().is_some() {
+                keys.push(position.key());
+            }
+            let mut expected = Vec::new();
+            let mut replay = fresh.clone();
+            while replay.undo_move().is_some() {
+                expected.push(replay.key());
+            }
+            assert_eq!(keys, expected);
+        }
     }
 }

@@ -17,15 +17,17 @@ impl<S: Slider> Position<S> {
     /// refused and the position stays as it was, so nothing is ever lost from the history.
     #[inline]
     pub fn do_move(&mut self, m: Move) -> bool {
-        let current = self.history.current();
-        let child = Ply {
-            board: current.board.play(m, &self.rules),
-            info: PlyInfo {
+        let rules = &self.rules;
+        let made = self.history.push_with(|current, slot| {
+            let info = PlyInfo {
                 last_move: m,
                 plies_from_null: current.info.plies_from_null.saturating_add(1),
-            },
-        };
-        if !self.history.push(child) {
+            };
+            current
+                .board
+                .play_then(m, rules, |board| *slot = Ply { board, info });
+        });
+        if !made {
             return false;
         }
         self.game_ply += 1;
@@ -66,14 +68,16 @@ impl<S: Slider> Position<S> {
         if self.in_check() {
             return false;
         }
-        let child = Ply {
-            board: self.board().null_move(),
-            info: PlyInfo {
-                last_move: Move::NULL,
-                plies_from_null: 0,
-            },
-        };
-        if !self.history.push(child) {
+        let made = self.history.push_with(|current, slot| {
+            *slot = Ply {
+                board: current.board.null_move(),
+                info: PlyInfo {
+                    last_move: Move::NULL,
+                    plies_from_null: 0,
+                },
+            };
+        });
+        if !made {
             return false;
         }
         self.game_ply += 1;
