@@ -118,7 +118,7 @@ fn engine_path(c: &mut Criterion) {
     group.throughput(Throughput::Elements(nodes));
     group.sample_size(10);
     for leaves in [Leaves::LastPlyCounted, Leaves::EveryMove] {
-        for api in [Api::Position, Api::Board, Api::BoardPositionKey] {
+        for api in Api::ALL {
             let job = || EnginePath {
                 positions: black_box(&positions),
                 api,

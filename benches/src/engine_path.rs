@@ -1,6 +1,7 @@
 //! Perft the way an engine's search walks the tree: through bitforge's public API, every move
 //! made (the leaves included) or the last ply counted with `count_legal_moves`, on
-//! [`Position`] (do/undo) or on the copy-make [`Board`] with either choice of keys. The
+//! [`Position`] (do/undo) or on the copy-make [`Board`] with either choice of keys, the child
+//! passed down the recursion or made into the next board of an array. The
 //! internal `perft` is what the generator can do; these are what a user of the API gets.
 
 use bitforge::board::{KeyChoice, PositionKey};
@@ -26,6 +27,9 @@ pub enum Api {
     Board,
     /// The same on `Board<PositionKey>` (the position's key and the counter).
     BoardPositionKey,
+    /// The default board again, each child made by `play_into` into the next board of an
+    /// array, one board per ply, as a search keeps them.
+    BoardStack,
 }
 
 impl Leaves {
@@ -39,12 +43,21 @@ impl Leaves {
 }
 
 impl Api {
+    /// Every API, in the order of the tables.
+    pub const ALL: [Api; 4] = [
+        Api::Position,
+        Api::Board,
+        Api::BoardPositionKey,
+        Api::BoardStack,
+    ];
+
     /// The name in benchmark ids and tables.
     pub const fn name(self) -> &'static str {
         match self {
             Api::Position => "position",
             Api::Board => "board",
             Api::BoardPositionKey => "board-position-key",
+            Api::BoardStack => "board-stack",
         }
     }
 }
@@ -84,6 +97,34 @@ pub fn board_perft<S: Slider, T: KeyChoice>(
     }
 }
 
+/// Leaf nodes `depth` plies below the first board of `stack`, each child made into the next
+/// board (`stack` holds at least `depth + 1` boards; with fewer, the walk counts 0 below).
+pub fn board_stack_perft<S: Slider, T: KeyChoice>(
+    stack: &mut [Board<T>],
+    rules: &Rules<S>,
+    depth: u32,
+    leaves: Leaves,
+) -> u64 {
+    let Some((board, below)) = stack.split_first_mut() else {
+        return 0;
+    };
+    match (depth, leaves) {
+        (0, _) => 1,
+        (1, Leaves::LastPlyCounted) => board.count_legal_moves(rules),
+        _ => {
+            let mut nodes = 0;
+            for &m in board.legal_moves(rules).iter() {
+                let Some(child) = below.first_mut() else {
+                    return 0;
+                };
+                board.play_into(m, rules, child);
+                nodes += board_stack_perft(below, rules, depth - 1, leaves);
+            }
+            nodes
+        }
+    }
+}
+
 /// One engine path over positions given as FEN and depth, as a job for any backend; one count
 /// per position (0 for a FEN that does not read, which fails any count check).
 pub struct EnginePath<'a> {
@@ -111,6 +152,11 @@ impl SliderJob for EnginePath<'_> {
                         let board: Board<PositionKey> = (*position.board()).into();
                         board_perft(&board, position.rules(), depth, self.leaves)
                     }
+                    Api::BoardStack => {
+                        let plies = usize::try_from(depth).map_or(0, |depth| depth + 1);
+                        let mut stack = vec![*position.board(); plies];
+                        board_stack_perft(&mut stack, position.rules(), depth, self.leaves)
+                    }
                 },
                 Err(_) => 0,
             })
@@ -128,7 +174,7 @@ mod tests {
     fn every_api_counts_the_same_tree() {
         let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
         for leaves in [Leaves::EveryMove, Leaves::LastPlyCounted] {
-            for api in [Api::Position, Api::Board, Api::BoardPositionKey] {
+            for api in Api::ALL {
                 let job = EnginePath {
                     positions: &[(kiwipete, 3)],
                     api,

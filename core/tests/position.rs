@@ -209,9 +209,9 @@ fn a_thousand_ply_game_undoes_to_the_start() {
     assert_eq!(position.fen().to_string(), START_FEN);
 }
 
-/// Copy-make on the public board and do/undo on the position give the same boards, keys
-/// included, at every ply of random games from every suite position (Chess960 among them); undo
-/// returns through the very same boards.
+/// Copy-make on the public board (`play`, and `play_into` over a stale board) and do/undo on the
+/// position give the same boards, keys included, at every ply of random games from every suite
+/// position (Chess960 among them); undo returns through the very same boards.
 #[test]
 fn copy_make_and_do_undo_agree() {
     let mut random = SplitMix(0xC0_FFEE);
@@ -233,6 +233,9 @@ fn copy_make_and_do_undo_agree() {
             }
             let m = moves[(random.next() % moves.len() as u64) as usize];
             let child = board.play(m, &rules);
+            let mut into = boards[0];
+            board.play_into(m, &rules, &mut into);
+            assert_eq!(into, child, "{fen}: {m}");
             assert_eq!(
                 child.count_legal_moves(&rules),
                 child.legal_moves(&rules).len() as u64

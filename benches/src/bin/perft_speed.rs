@@ -173,7 +173,7 @@ fn engines(only: &[String]) -> Vec<Engine> {
     ]);
     if let Ok(best) = Backend::choose(None) {
         for leaves in [Leaves::LastPlyCounted, Leaves::EveryMove] {
-            for api in [Api::Position, Api::Board, Api::BoardPositionKey] {
+            for api in Api::ALL {
                 engines.push(engine_path(best, api, leaves));
             }
         }

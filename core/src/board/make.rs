@@ -147,6 +147,29 @@ impl<T: KeyChoice> Board<T> {
         self.play_then(m, rules, |child| child)
     }
 
+    /// Writes the board after the legal move `m` into `child`, as `*child = self.play(m,
+    /// rules)` would, but made where it stays: for a search that keeps one board per ply in
+    /// an array (a child made elsewhere and copied into its slot makes the copy wait for the
+    /// stores that made it).
+    ///
+    /// ```
+    /// use bitforge::Position;
+    /// use bitforge::board::Board;
+    /// use bitforge::slider::FancyMagic;
+    ///
+    /// let position = Position::start(FancyMagic);
+    /// let rules = position.rules();
+    /// let mut stack = [*position.board(); 2];
+    /// let (parent, child) = stack.split_at_mut(1);
+    /// let m = parent[0].legal_moves(rules)[0];
+    /// parent[0].play_into(m, rules, &mut child[0]);
+    /// assert_eq!(child[0], parent[0].play(m, rules));
+    /// ```
+    #[inline]
+    pub fn play_into<S: Slider>(&self, m: Move, rules: &Rules<S>, child: &mut Board<T>) {
+        self.play_then(m, rules, |made| *child = made);
+    }
+
     /// Makes the child as [`play`](Self::play) does and hands it to `keep`, called on each
     /// kind of move's path apart: a child made in registers is stored once, where `keep` puts
     /// it, rather than first in one place every path writes to and then copied from there (a

@@ -1,5 +1,5 @@
-//! Making and unmaking moves: the child board is made by copy-make and pushed on the history,
-//! so undo only drops it.
+//! Making and unmaking moves: the child board is made by copy-make straight into the history's
+//! next slot, so undo only drops it.
 
 use super::Position;
 use super::history::{Ply, PlyInfo};
