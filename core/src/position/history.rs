@@ -215,7 +215,8 @@ mod slot_tests {
     }
 
     /// A line played over slots an undone line left behind is the line played afresh: every
-    /// ply rewritten whole, its history (undo, repetition) and a clone's too.
+    /// ply rewritten whole (its board and how it was reached), in a clone too, and undone
+    /// through the same keys.
     #[test]
     fn slots_left_by_undone_moves_are_rewritten() {
         let mut reused = Position::start(Hyperbola);
