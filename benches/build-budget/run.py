@@ -6,9 +6,10 @@ library's default choice of slider: one on `bitforge` (a path dependency on this
 `core/`), one on cozy-chess. Each is built clean, debug and release, in interleaved rounds (the
 order alternating every round, since the machine is shared and noisy), with `cargo build
 --timings`; the median of each and the ratio to cozy-chess are reported, with the slowest
-compilation units of the last bitforge build. Then the incremental rebuild after touching one
-file of the core: in the hello crate (core and hello recompiled and linked) and in the workspace
-(`cargo build -p bitforge`). Downloads happen before any timing (`cargo fetch`).
+compilation units of the last bitforge build. Then the incremental rebuilds: a release build of
+the user's own crate after an edit of it (what each change of an engine costs), and after
+touching one file of the core, in the hello crate (core and hello recompiled and linked) and in
+the workspace (`cargo build -p bitforge`). Downloads happen before any timing (`cargo fetch`).
 
     python3 benches/build-budget/run.py --rounds 3 --out results/build-budget.md
 
@@ -30,6 +31,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 COZY = "cozy-chess"
+DEFAULT = "bitforge, default backend"
+INLINED = "bitforge, default backend, `perft-inline`"
 CORE = REPO / "core"
 TOUCHED = CORE / "src" / "lib.rs"
 
@@ -210,10 +213,10 @@ def main():
 
     scratch = Path(tempfile.mkdtemp(prefix="bitforge-build-budget-"))
     bitforge = f'bitforge = {{ path = "{CORE}" }}'
+    inlined = f'bitforge = {{ path = "{CORE}", features = ["perft-inline"] }}'
     crates = {
-        "bitforge, default backend": write_crate(
-            scratch, "hello-bitforge", bitforge, BITFORGE_DEFAULT
-        ),
+        DEFAULT: write_crate(scratch, "hello-bitforge", bitforge, BITFORGE_DEFAULT),
+        INLINED: write_crate(scratch, "hello-bitforge-inline", inlined, BITFORGE_DEFAULT),
         "bitforge, one backend named": write_crate(
             scratch, "hello-bitforge-named", bitforge, BITFORGE_NAMED
         ),
@@ -246,8 +249,15 @@ def main():
                         file=sys.stderr,
                     )
 
+        # The user's own crate edited: the last round left each crate's release build.
+        incremental_own = {name: [] for name in (DEFAULT, INLINED, COZY)}
+        for _ in range(args.rounds):
+            for name, values in incremental_own.items():
+                os.utime(crates[name] / "src" / "main.rs")
+                values.append(run(["cargo", "build", "--quiet", "--release"], crates[name]))
+
         # Incremental: the debug build is in place after a clean one; touch a core file.
-        hello = crates["bitforge, default backend"]
+        hello = crates[DEFAULT]
         clean_build(hello, release=False)
         incremental_hello, incremental_core = [], []
         run(["cargo", "build", "--quiet", "-p", "bitforge"], REPO)
@@ -258,7 +268,13 @@ def main():
             incremental_core.append(run(["cargo", "build", "--quiet", "-p", "bitforge"], REPO))
 
         report = render(
-            args.rounds, times, units, incremental_hello, incremental_core, args.before
+            args.rounds,
+            times,
+            units,
+            incremental_own,
+            incremental_hello,
+            incremental_core,
+            args.before,
         )
     finally:
         if args.keep:
@@ -284,7 +300,7 @@ def commit_of(checkout):
     return commit + ("+" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
-def render(rounds, times, units, incremental_hello, incremental_core, before=None):
+def render(rounds, times, units, incremental_own, incremental_hello, incremental_core, before=None):
     rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
     today = datetime.date.today().isoformat()
     commits = f"bitforge at {commit_of(REPO)}"
@@ -297,7 +313,8 @@ def render(rounds, times, units, incremental_hello, incremental_core, before=Non
         f"{cpu_name()}; {rustc}; {commits}. Each crate is built clean (its `target/` removed; the "
         "registry already fetched) in interleaved rounds; medians of "
         f"{rounds} round{'s' if rounds > 1 else ''}. Each crate runs one `perft(5)` from the "
-        "start position: bitforge's with the default backend (`Backend::run_best`), with one "
+        "start position: bitforge's with the default backend (`Backend::run_best`; once more "
+        "with the `perft-inline` feature), with one "
         "backend named (`Position::start(FancyMagic)`), and with any backend chosen by name "
         "at run time (`Backend::run`), and cozy-chess's own perft "
         "(`benches/build-budget/run.py` holds their source). Each is its own workspace, so "
@@ -323,7 +340,10 @@ def render(rounds, times, units, incremental_hello, incremental_core, before=Non
     ]
     for (name, profile), values in times.items():
         lines.append(f"| {name} {profile} | " + " | ".join(f"{v:.1f}" for v in values) + " |")
+    own = ", ".join(f"{name} {seconds(values)}" for name, values in incremental_own.items())
     lines += [
+        "",
+        f"The user's crate rebuilt after an edit of its own (`cargo build --release`), median: {own}.",
         "",
         "Incremental rebuild after touching `core/src/lib.rs` (debug), median: "
         f"the hello crate (core and hello compiled, linked) {seconds(incremental_hello)}, "
@@ -331,7 +351,7 @@ def render(rounds, times, units, incremental_hello, incremental_core, before=Non
         "",
     ]
     for profile in ("debug", "release"):
-        for name in ("bitforge, default backend", COZY):
+        for name in (DEFAULT, COZY):
             rows = units.get((name, profile), [])
             if not rows:
                 continue

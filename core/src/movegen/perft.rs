@@ -30,6 +30,31 @@ fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
     counter.0
 }
 
+/// The number of legal moves of a child one ply above the leaves, counted out of line: one
+/// copy of the counting generator per parent, called for each child.
+#[cfg(not(feature = "perft-inline"))]
+#[inline(always)]
+fn count_child<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
+    // SAFETY: a value of the backend proves the CPU has its level.
+    unsafe {
+        <S::Level as crate::slider::Level>::apart(
+            #[inline(always)]
+            || count::<Us, S>(board, rules),
+        )
+    }
+}
+
+/// The number of legal moves of a child one ply above the leaves, counted inline: most visits
+/// are to such a child, and a call costs a large function's prologue each time, so perft runs
+/// faster, but the counting generator is copied into each of the parent's move sites, which
+/// multiplies the code that a crate calling perft compiles (results/analysis.md, issue 6,
+/// third part, and issue 36, fourth round).
+#[cfg(feature = "perft-inline")]
+#[inline(always)]
+fn count_child<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
+    count::<Us, S>(board, rules)
+}
+
 /// Perft for `depth >= 1`. Each ply is a function compiled for the backend's level, so the
 /// recursion, not only its leaves, runs with the level's instructions. Never inlined: once its
 /// body is a small call to `within`, the compiler would inline the plies into each other, and
@@ -83,11 +108,8 @@ struct Children<'a, Us, S, const LAST: bool> {
 impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
     #[inline(always)]
     fn visit(&mut self, child: Board<()>) {
-        // The last ply's counting is inlined here: most visits are to a child one ply above
-        // the leaves, and a call would cost a large function's prologue each time
-        // (results/analysis.md, issue 6, third part).
         self.nodes += if LAST {
-            count::<Us::Other, S>(&child, self.rules)
+            count_child::<Us::Other, S>(&child, self.rules)
         } else {
             perft_from::<Us::Other, S>(&child, self.rules, self.depth)
         };

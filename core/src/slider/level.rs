@@ -42,6 +42,19 @@ pub unsafe trait Level: Copy + Send + Sync + 'static {
     /// The CPU must support the level ([`is_available`](Self::is_available)).
     unsafe fn within<R>(f: impl FnOnce() -> R) -> R;
 
+    /// Calls `f` inside a function of its own compiled for this level, never inlined where it
+    /// is called: for work better called than copied into each of many call sites.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support the level ([`is_available`](Self::is_available)).
+    #[inline(always)]
+    unsafe fn apart<R>(f: impl FnOnce() -> R) -> R {
+        // SAFETY: the caller guarantees the CPU has the level. A level's `within` already
+        // calls a function of its own; `Baseline` overrides this.
+        unsafe { Self::within(f) }
+    }
+
     /// Runs `job` with `slider` compiled for this level, the job's own loops included however
     /// its `run` is written: what [`Slider::run`] calls.
     ///
@@ -78,6 +91,11 @@ unsafe impl Level for Baseline {
 
     #[inline(always)]
     unsafe fn within<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
+    #[inline(never)]
+    unsafe fn apart<R>(f: impl FnOnce() -> R) -> R {
         f()
     }
 }
@@ -300,7 +318,7 @@ mod tests {
         assert!(Baseline::is_available());
     }
 
-    /// Work run inside a level gives what it gives outside.
+    /// Work run inside a level, inline or apart, gives what it gives outside.
     #[test]
     fn within_runs_the_closure() {
         let popcount = |x: u64| x.count_ones();
@@ -308,8 +326,12 @@ mod tests {
             // SAFETY: just checked.
             let inside = unsafe { V3::within(|| popcount(0xF0F0)) };
             assert_eq!(inside, 8);
+            // SAFETY: just checked.
+            assert_eq!(unsafe { V3::apart(|| popcount(0x00F0_0F0F)) }, 12);
         }
         // SAFETY: the baseline is always there.
         assert_eq!(unsafe { Baseline::within(|| popcount(0xF0F0)) }, 8);
+        // SAFETY: the baseline is always there.
+        assert_eq!(unsafe { Baseline::apart(|| popcount(0x00F0_0F0F)) }, 12);
     }
 }
