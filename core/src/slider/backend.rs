@@ -183,16 +183,26 @@ macro_rules! backends {
             }
         }
 
-        $(impl Raise for $backend {
+        $(impl $backend {
+            /// Runs `job` at the best of the backend's raised levels this CPU has, or hands
+            /// it back if it has none.
             #[inline]
-            fn run_raised<J: SliderJob>(self, job: J) -> J::Output {
+            fn run_at_a_raised_level<J: SliderJob>(self, job: J) -> Result<J::Output, J> {
                 // Unoptimized, the generator's stages stay calls: a raised copy of the job
                 // buys no speed and costs one more copy to compile.
                 $(#[cfg(not(bitforge_unoptimized))]
                 if let Some(slider) = Leveled::<$backend, $level>::new() {
-                    return slider.run(job);
+                    return Ok(slider.run(job));
                 })*
-                self.run(job)
+                Err(job)
+            }
+        }
+
+        impl Raise for $backend {
+            #[inline]
+            fn run_raised<J: SliderJob>(self, job: J) -> J::Output {
+                self.run_at_a_raised_level(job)
+                    .unwrap_or_else(|job| self.run(job))
             }
         })+
     };
@@ -248,8 +258,9 @@ static BEST: AtomicU8 = AtomicU8::new(0);
 impl Backend {
     /// The fastest backend this CPU runs well, decided once and remembered.
     ///
-    /// `PEXT` where BMI2 is compiled in or (with `std`) detected, except on AMD families 0x15
-    /// and 0x17, where it is microcoded; fancy magics everywhere else.
+    /// `PEXT` where x86-64-v3 (BMI2 with AVX2: Haswell, Excavator and later) is compiled in
+    /// or (with `std`) detected, except on AMD families 0x15 and 0x17, where `PEXT` is
+    /// microcoded; fancy magics everywhere else.
     pub fn best() -> Backend {
         match BEST.load(Ordering::Relaxed) {
             0 => {
@@ -262,7 +273,7 @@ impl Backend {
     }
 
     fn detect_best() -> Backend {
-        if Pext::is_available() && !cpu::pext_is_microcoded() {
+        if Pext::is_available() && super::V3::is_available() && !cpu::pext_is_microcoded() {
             Backend::Pext
         } else {
             Backend::FancyMagic
@@ -291,11 +302,16 @@ impl Backend {
     /// ```
     pub fn run_best<J: SliderJob>(job: J) -> J::Output {
         // The two backends `detect_best` chooses between (a test checks that this runs the
-        // one `best().run` would).
-        match Pext::new().filter(|_| Self::best() == Backend::Pext) {
-            Some(pext) => pext.run_raised(job),
-            None => FancyMagic.run_raised(job),
-        }
+        // one `best().run` would). It chooses `pext` only where x86-64-v3 is, a level `pext`
+        // is raised to, so an optimized build compiles no copy at `pext`'s own level.
+        let Some(pext) = Pext::new().filter(|_| Self::best() == Backend::Pext) else {
+            return FancyMagic.run_raised(job);
+        };
+        #[cfg(bitforge_unoptimized)]
+        return pext.run(job);
+        #[cfg(not(bitforge_unoptimized))]
+        pext.run_at_a_raised_level(job)
+            .unwrap_or_else(|job| FancyMagic.run_raised(job))
     }
 
     /// The backend called `name`, or [`best`](Self::best) when no name is given: the override
