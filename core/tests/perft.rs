@@ -7,64 +7,13 @@
 //! level, as `Backend::run` compiles them, and every listed depth (34.7 billion nodes) run
 //! through the perft command in `bitforge-benches` (`benches/tests/perft_suites.rs`): one
 //! compiled copy of the generator per backend and level, shared with the command, instead of
-//! another here.
+//! another here. `perft_default_choice.rs` runs them through `Backend::run_best`.
 
-use bitforge::position::PerftLine;
-use bitforge::slider::{Slider, SliderJob};
 use bitforge::{Move, Position};
 
 mod common;
 
-const SUITES: [(&str, &str); 3] = [
-    ("standard.epd", include_str!("perft/standard.epd")),
-    ("roce.epd", include_str!("perft/roce.epd")),
-    ("chess960.epd", include_str!("perft/chess960.epd")),
-];
-
-fn max_nodes() -> u64 {
-    if cfg!(miri) {
-        return 400;
-    }
-    std::env::var("BITFORGE_PERFT_MAX_NODES")
-        .ok()
-        .and_then(|text| text.replace('_', "").parse().ok())
-        .unwrap_or(1_000_000)
-}
-
-/// Runs every suite line up to `max_nodes` with one backend; returns how many counts matched.
-struct Suites {
-    max_nodes: u64,
-}
-
-impl SliderJob for Suites {
-    type Output = usize;
-
-    fn run<S: Slider>(self, slider: S) -> usize {
-        let mut checked = 0;
-        for (file, text) in SUITES {
-            // Under Miri, a few lines per suite (each costs seconds there).
-            let lines = if cfg!(miri) { 3 } else { usize::MAX };
-            for (number, line) in text.lines().enumerate().take(lines) {
-                let line = PerftLine::parse(line)
-                    .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
-                let position = Position::from_fen(line.fen, slider)
-                    .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
-                for (depth, expected) in line.counts().filter(|&(_, n)| n <= self.max_nodes) {
-                    assert_eq!(
-                        position.perft(depth),
-                        expected,
-                        "{} {file}:{} depth {depth}: {}",
-                        S::NAME,
-                        number + 1,
-                        line.fen
-                    );
-                    checked += 1;
-                }
-            }
-        }
-        checked
-    }
-}
+use common::{Suites, max_nodes};
 
 /// Every backend at its own level, on every suite line up to the node limit, each in a thread.
 #[test]

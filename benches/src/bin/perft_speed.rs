@@ -342,11 +342,17 @@ fn main() -> ExitCode {
              Written by `perft-speed` (benches/src/bin/perft_speed.rs) on {date}: the five \
              positions of `benches/data/perft-speed.epd` at their listed depths ({total} nodes), \
              single thread, no hashing table, {rounds} interleaved rounds; every engine's counts \
-             checked; bitforge with its `perft-inline` feature. Mnps from the median, slowest and fastest round (each position timed \
+             checked; bitforge {inline} its `perft-inline` feature. Mnps from the median, \
+             slowest and fastest round (each position timed \
              alone, a round's total their sum); the ratio to cozy-chess from the medians, \
              within each section (the engine paths through the public API \
              use the best backend here).\n{table}",
             build = build_label(),
+            inline = if cfg!(feature = "perft-inline") {
+                "with"
+            } else {
+                "without"
+            },
             cpu = machine.cpu,
             cores = machine.cores,
             kernel = machine.kernel,

@@ -65,9 +65,9 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
         #[inline(always)]
         || match depth {
             0 | 1 => count::<Us, S>(board, rules),
-            // Two plies above the leaves is a generator instantiation of its own, counting each
-            // child inline: with no recursion in it the compiler keeps more in registers
-            // (results/analysis.md, issue 6, third part).
+            // Two plies above the leaves is a generator instantiation of its own, each child's
+            // moves counted (`count_child`), not recursed into: with no recursion in it the
+            // compiler keeps more in registers (results/analysis.md, issue 6, third part).
             2 => play_children::<Us, S, true>(board, rules, 1),
             _ => play_children::<Us, S, false>(board, rules, depth - 1),
         },
@@ -75,7 +75,7 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
 }
 
 /// Plays every legal move of `board` and sums the subtrees `depth` plies deep below them;
-/// `LAST`: `depth` is 1, each child is counted inline.
+/// `LAST`: `depth` is 1, each child's legal moves are counted (`count_child`).
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
 fn play_children<Us: Side, S: Slider, const LAST: bool>(

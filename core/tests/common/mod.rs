@@ -3,6 +3,10 @@
 // Each test file uses a part of it.
 #![allow(dead_code)]
 
+use bitforge::Position;
+use bitforge::position::PerftLine;
+use bitforge::slider::{Slider, SliderJob};
+
 /// SplitMix64: a fixed, dependency-free stream of test inputs.
 pub(crate) struct SplitMix(pub(crate) u64);
 
@@ -94,4 +98,57 @@ fn in_threads<R: core::fmt::Debug + Send + Sync>(
             .collect();
         assert!(failed.is_empty(), "failed: {}", failed.join(", "));
     });
+}
+
+/// The perft suites (`tests/perft/`, copied from the project's shared test vectors: standard,
+/// ROCE and Chess960), each line a FEN and its published counts.
+pub(crate) const SUITES: [(&str, &str); 3] = [
+    ("standard.epd", include_str!("../perft/standard.epd")),
+    ("roce.epd", include_str!("../perft/roce.epd")),
+    ("chess960.epd", include_str!("../perft/chess960.epd")),
+];
+
+pub(crate) fn max_nodes() -> u64 {
+    if cfg!(miri) {
+        return 400;
+    }
+    std::env::var("BITFORGE_PERFT_MAX_NODES")
+        .ok()
+        .and_then(|text| text.replace('_', "").parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+/// Runs every suite line up to `max_nodes` with one backend; returns how many counts matched.
+pub(crate) struct Suites {
+    pub(crate) max_nodes: u64,
+}
+
+impl SliderJob for Suites {
+    type Output = usize;
+
+    fn run<S: Slider>(self, slider: S) -> usize {
+        let mut checked = 0;
+        for (file, text) in SUITES {
+            // Under Miri, a few lines per suite (each costs seconds there).
+            let lines = if cfg!(miri) { 3 } else { usize::MAX };
+            for (number, line) in text.lines().enumerate().take(lines) {
+                let line = PerftLine::parse(line)
+                    .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
+                let position = Position::from_fen(line.fen, slider)
+                    .unwrap_or_else(|error| panic!("{file}:{}: {error}", number + 1));
+                for (depth, expected) in line.counts().filter(|&(_, n)| n <= self.max_nodes) {
+                    assert_eq!(
+                        position.perft(depth),
+                        expected,
+                        "{} {file}:{} depth {depth}: {}",
+                        S::NAME,
+                        number + 1,
+                        line.fen
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        checked
+    }
 }
