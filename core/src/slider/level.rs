@@ -43,7 +43,9 @@ pub unsafe trait Level: Copy + Send + Sync + 'static {
     unsafe fn within<R>(f: impl FnOnce() -> R) -> R;
 
     /// Calls `f` inside a function of its own compiled for this level, never inlined where it
-    /// is called: for work better called than copied into each of many call sites.
+    /// is called: for work better called than copied into each of many call sites. Provided as
+    /// [`within`](Self::within), which is such a function for the x86-64 levels; a level whose
+    /// `within` inlines overrides it, as [`Baseline`] does.
     ///
     /// # Safety
     ///
