@@ -68,6 +68,7 @@ fn pseudo_attacks() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "no unsafe code here, and too slow under Miri")]
 fn lines_betweens_check_blocks_and_distances() {
     for (a, raw_a) in squares() {
         for (b, raw_b) in squares() {

@@ -7,6 +7,8 @@ use bitforge::{
 };
 use proptest::prelude::*;
 
+mod common;
+
 #[test]
 fn between_lies_inside_line() {
     for a in Square::ALL {
@@ -170,7 +172,7 @@ proptest! {
     }
 
     #[test]
-    fn parsing_never_panics(text in "\\PC{0,7}") {
+    fn parsing_never_panics(text in common::any_text(7)) {
         let _ = text.parse::<Square>();
         let _ = text.parse::<UciMove>();
         let _ = text.parse::<CastlingRights>();

@@ -20,6 +20,14 @@ impl SplitMix {
     }
 }
 
+/// Text of up to `max_chars` arbitrary characters, control characters among them. Made of
+/// `char`s rather than by a regex strategy (`any::<String>()` is one): compiling its Unicode
+/// classes takes Miri over half a minute.
+pub(crate) fn any_text(max_chars: usize) -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    prop::collection::vec(any::<char>(), 0..=max_chars).prop_map(String::from_iter)
+}
+
 /// Asserts that `position`'s incremental board (pieces, rights, en passant square, fifty-move
 /// counter and all three keys) equals the one built from scratch from its own FEN.
 pub(crate) fn assert_rebuilds<S: bitforge::slider::Slider>(position: &bitforge::Position<S>) {
