@@ -271,7 +271,7 @@ proptest! {
             let resumed = prove(report.clone(), 1, 16, &|_| {}, &|_| {}, &stop).unwrap();
             assert!(resumed.done >= report.done);
             // A recheck walks the roots again: a few of the original target's only, since a
-            // mutated target (more bits, the other kind) can take minutes a root.
+            // mutated target's roots (another square, kind or bit count) can take minutes.
             if report.target == next.target && report.roots.end - report.roots.start <= 0x40 {
                 let _ = report.recheck(1);
             }
