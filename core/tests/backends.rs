@@ -13,7 +13,7 @@ use bitforge_index::geometry::relevant_mask;
 const RANDOM_PAIRS: usize = if cfg!(miri) { 100 } else { 1_000_000 };
 
 /// Under Miri, this many subsets of each square's relevant mask (the empty and the full one,
-/// the rest at random) instead of all of them: walking every subset to pick some cost minutes.
+/// the rest at random) instead of all of them: walking every subset to pick a few is slow there.
 const MIRI_SUBSETS_PER_SQUARE: usize = 4;
 
 /// The relevant subsets checked: every one, or under Miri [`MIRI_SUBSETS_PER_SQUARE`] per square.

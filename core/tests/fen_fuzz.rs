@@ -11,12 +11,6 @@ use bitforge::position::PerftLine;
 use bitforge::slider::FancyMagic;
 use proptest::prelude::*;
 
-const SUITES: [&str; 3] = [
-    include_str!("perft/standard.epd"),
-    include_str!("perft/roce.epd"),
-    include_str!("perft/chess960.epd"),
-];
-
 fn config() -> ProptestConfig {
     let default = 10_000;
     let cases = std::env::var("PROPTEST_CASES")
@@ -33,8 +27,8 @@ fn config() -> ProptestConfig {
 
 /// The FEN of the suites' `index`-th line (modulo their length; only that line is parsed).
 fn suite_fen(index: usize) -> &'static str {
-    let lines: Vec<&str> = SUITES.into_iter().flat_map(str::lines).collect();
-    PerftLine::parse(lines[index % lines.len()]).unwrap().fen
+    let line = common::suite_lines().nth(index % common::suite_lines().count());
+    PerftLine::parse(line.unwrap()).unwrap().fen
 }
 
 /// Reads `text`; an accepted position must be sound.
@@ -48,7 +42,7 @@ fn check(text: &str) {
     assert_eq!(reread, position, "{text} -> {written}");
     let moves = position.legal_moves();
     assert_eq!(moves.len() as u64, position.count_legal_moves());
-    // Under Miri, every eighth move: each costs about a second there.
+    // Under Miri, every eighth move (each is slow there).
     for &m in moves.iter().step_by(if cfg!(miri) { 8 } else { 1 }) {
         position.do_move(m);
         common::assert_rebuilds(&position);

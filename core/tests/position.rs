@@ -2,34 +2,20 @@
 //! sequence of moves, undo restores everything, the single-move predicates agree with the move
 //! generator, and FEN reads and writes what it should.
 
-use bitforge::position::{PerftLine, START_FEN};
+use bitforge::position::START_FEN;
 use bitforge::slider::{FancyMagic, KoggeStone};
 use bitforge::{
     CastlingRights, Color, FenErrorKind, Move, MoveKind, Piece, PieceType, Position, Rank, Setup,
     Square,
 };
 
-const SUITES: [&str; 3] = [
-    include_str!("perft/standard.epd"),
-    include_str!("perft/roce.epd"),
-    include_str!("perft/chess960.epd"),
-];
+mod common;
+use common::{SplitMix, suite_fens_every};
 
-/// Every suite position (FEN only), or every `stride`-th (only those lines are parsed).
-fn suite_fens_every(stride: usize) -> impl Iterator<Item = &'static str> {
-    SUITES
-        .into_iter()
-        .flat_map(str::lines)
-        .step_by(stride)
-        .map(|line| PerftLine::parse(line).expect("suite line").fen)
-}
-
+/// Every suite position (FEN only).
 fn suite_fens() -> impl Iterator<Item = &'static str> {
     suite_fens_every(1)
 }
-
-mod common;
-use common::SplitMix;
 
 const GAMES_PER_POSITION: usize = if cfg!(miri) { 1 } else { 6 };
 const PLIES_PER_GAME: usize = if cfg!(miri) { 6 } else { 120 };
@@ -430,7 +416,7 @@ fn accessors_describe_the_position() {
 
 #[test]
 fn fen_round_trips_every_suite_position() {
-    // Under Miri, every tenth (each costs about a second there): still each suite.
+    // Under Miri, every tenth (each is slow there): still each suite.
     for fen in suite_fens_every(if cfg!(miri) { 10 } else { 1 }) {
         let position = Position::from_fen(fen, FancyMagic).unwrap();
         let written = position.fen().to_string();

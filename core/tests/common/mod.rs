@@ -21,8 +21,7 @@ impl SplitMix {
 }
 
 /// Text of up to `max_chars` arbitrary characters, control characters among them. Made of
-/// `char`s rather than by a regex strategy (`any::<String>()` is one): compiling its Unicode
-/// classes takes Miri over half a minute.
+/// `char`s rather than by a regex strategy (`any::<String>()` is one), slow to build under Miri.
 pub(crate) fn any_text(max_chars: usize) -> impl proptest::strategy::Strategy<Value = String> {
     use proptest::prelude::*;
     prop::collection::vec(any::<char>(), 0..=max_chars).prop_map(String::from_iter)
@@ -115,6 +114,18 @@ pub(crate) const SUITES: [(&str, &str); 3] = [
     ("roce.epd", include_str!("../perft/roce.epd")),
     ("chess960.epd", include_str!("../perft/chess960.epd")),
 ];
+
+/// Every line of the perft suites, in order.
+pub(crate) fn suite_lines() -> impl Iterator<Item = &'static str> {
+    SUITES.into_iter().flat_map(|(_, text)| text.lines())
+}
+
+/// The FEN of every `stride`-th suite line (only those lines are parsed: slow under Miri).
+pub(crate) fn suite_fens_every(stride: usize) -> impl Iterator<Item = &'static str> {
+    suite_lines()
+        .step_by(stride)
+        .map(|line| PerftLine::parse(line).expect("suite line").fen)
+}
 
 pub(crate) fn max_nodes() -> u64 {
     if cfg!(miri) {
