@@ -64,7 +64,9 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
     rules.slider.within(
         #[inline(always)]
         || match depth {
-            0 | 1 => count::<Us, S>(board, rules),
+            // Only a root at depth 1 comes here: counted by the copy the leaves' parents call
+            // rather than one more inlined copy of the generator.
+            0 | 1 => count_child::<Us, S>(board, rules),
             // Two plies above the leaves is a generator instantiation of its own, each child's
             // moves counted (`count_child`), not recursed into: with no recursion in it the
             // compiler keeps more in registers (results/analysis.md, issue 6, third part).

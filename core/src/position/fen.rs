@@ -209,69 +209,13 @@ impl<S: Slider> Position<S> {
     }
 
     fn parse_fen(fen: &str, chess960: bool, slider: S) -> Result<Position<S>, FenError> {
-        let mut fields = Fields {
-            text: fen,
-            rest: fen,
-        };
-        let (placement, placement_at) = fields
-            .next()
-            .map_err(|at| FenError::at(FenErrorKind::Empty, at))?;
-        let mut setup = Setup {
-            chess960,
-            ..Setup::EMPTY
-        };
-        read_placement(&mut setup, placement, placement_at)?;
-
-        let (side, side_at) = fields
-            .next()
-            .map_err(|at| FenError::at(FenErrorKind::MissingSideToMove, at))?;
-        setup.side_to_move = match side {
-            "w" => Color::White,
-            "b" => Color::Black,
-            _ => return Err(FenError::at(FenErrorKind::InvalidSideToMove, side_at)),
-        };
-        // Castling letters are read against the kings: first make sure there is one each.
-        validate_material(&setup.placement()).map_err(|kind| FenError::at(kind, placement_at))?;
-
-        let castling = fields.next().ok();
-        let en_passant = fields.next().ok();
-        let halfmove = fields.next().ok();
-        let fullmove = fields.next().ok();
-        if let Ok((_, at)) = fields.next() {
-            return Err(FenError::at(FenErrorKind::TooManyFields, at));
-        }
-
-        if let Some((text, at)) = castling {
-            read_castling(&mut setup, text, at)?;
-        }
-        let mut en_passant_at = placement_at;
-        if let Some((text, at)) = en_passant {
-            en_passant_at = at;
-            setup.en_passant = match text {
-                "-" => None,
-                _ => Some(
-                    text.parse()
-                        .map_err(|_| FenError::at(FenErrorKind::InvalidEnPassant, at))?,
-                ),
-            };
-        }
-        if let Some((text, at)) = halfmove {
-            setup.rule50 = text
-                .parse::<u16>()
-                .map_err(|_| FenError::at(FenErrorKind::InvalidHalfmoveClock, at))?;
-        }
-        if let Some((text, at)) = fullmove {
-            setup.fullmove_number = match text.parse::<u32>() {
-                Ok(n) if n <= 1_000_000_000 => n,
-                _ => return Err(FenError::at(FenErrorKind::InvalidFullmoveNumber, at)),
-            };
-        }
-        Position::from_setup(&setup, slider).map_err(|kind| {
+        let read = read_fen(fen, chess960)?;
+        Position::from_setup(&read.setup, slider).map_err(|kind| {
             let at = match kind {
                 FenErrorKind::EnPassantWrongRank(_) | FenErrorKind::EnPassantWithoutPawn(_) => {
-                    en_passant_at
+                    read.en_passant_at
                 }
-                _ => placement_at,
+                _ => read.placement_at,
             };
             FenError::at(kind, at)
         })
@@ -289,6 +233,80 @@ impl<S: Slider> Position<S> {
     pub fn fen(&self) -> FenDisplay<'_, S> {
         FenDisplay { position: self }
     }
+}
+
+/// A FEN's fields read into a [`Setup`], with the offsets that errors found while checking it
+/// point at.
+struct ReadFen {
+    setup: Setup,
+    placement_at: usize,
+    en_passant_at: usize,
+}
+
+/// Reads the fields of a FEN. Not generic over the slider, so compiled once, in the core.
+fn read_fen(fen: &str, chess960: bool) -> Result<ReadFen, FenError> {
+    let mut fields = Fields {
+        text: fen,
+        rest: fen,
+    };
+    let (placement, placement_at) = fields
+        .next()
+        .map_err(|at| FenError::at(FenErrorKind::Empty, at))?;
+    let mut setup = Setup {
+        chess960,
+        ..Setup::EMPTY
+    };
+    read_placement(&mut setup, placement, placement_at)?;
+
+    let (side, side_at) = fields
+        .next()
+        .map_err(|at| FenError::at(FenErrorKind::MissingSideToMove, at))?;
+    setup.side_to_move = match side {
+        "w" => Color::White,
+        "b" => Color::Black,
+        _ => return Err(FenError::at(FenErrorKind::InvalidSideToMove, side_at)),
+    };
+    // Castling letters are read against the kings: first make sure there is one each.
+    validate_material(&setup.placement()).map_err(|kind| FenError::at(kind, placement_at))?;
+
+    let castling = fields.next().ok();
+    let en_passant = fields.next().ok();
+    let halfmove = fields.next().ok();
+    let fullmove = fields.next().ok();
+    if let Ok((_, at)) = fields.next() {
+        return Err(FenError::at(FenErrorKind::TooManyFields, at));
+    }
+
+    if let Some((text, at)) = castling {
+        read_castling(&mut setup, text, at)?;
+    }
+    let mut en_passant_at = placement_at;
+    if let Some((text, at)) = en_passant {
+        en_passant_at = at;
+        setup.en_passant = match text {
+            "-" => None,
+            _ => Some(
+                text.parse()
+                    .map_err(|_| FenError::at(FenErrorKind::InvalidEnPassant, at))?,
+            ),
+        };
+    }
+    if let Some((text, at)) = halfmove {
+        setup.rule50 = text
+            .parse::<u16>()
+            .map_err(|_| FenError::at(FenErrorKind::InvalidHalfmoveClock, at))?;
+    }
+    if let Some((text, at)) = fullmove {
+        setup.fullmove_number = match text.parse::<u32>() {
+            Ok(n) if n <= 1_000_000_000 => n,
+            _ => return Err(FenError::at(FenErrorKind::InvalidFullmoveNumber, at)),
+        };
+    }
+    Ok(ReadFen {
+        setup,
+        placement_at,
+        en_passant_at,
+    })
 }
 
 /// The first field: ranks 8 to 1, `/`-separated.

@@ -285,6 +285,11 @@ impl Backend {
     /// levels), where `Backend::best().run(job)` compiles it once per backend and level: the
     /// default choice, at a fraction of the build (`results/build-budget.md`).
     ///
+    /// An unoptimized build (`opt-level = 0`) compiles one copy: `fancy` at its own level,
+    /// which every CPU runs, whatever `best` says. There the generator's speed is set by the
+    /// missing optimization, not by the slider, and a second copy would double the job's
+    /// share of the build.
+    ///
     /// ```
     /// use bitforge::Position;
     /// use bitforge::slider::{Backend, Slider, SliderJob};
@@ -301,17 +306,18 @@ impl Backend {
     /// assert_eq!(Backend::run_best(Perft(3)), 8_902);
     /// ```
     pub fn run_best<J: SliderJob>(job: J) -> J::Output {
+        #[cfg(bitforge_unoptimized)]
+        return FancyMagic.run(job);
         // The two backends `detect_best` chooses between (a test checks that this runs the
         // one `best().run` would). It chooses `pext` only where x86-64-v3 is, a level `pext`
-        // is raised to, so an optimized build compiles no copy at `pext`'s own level.
-        let Some(pext) = Pext::new().filter(|_| Self::best() == Backend::Pext) else {
-            return FancyMagic.run_raised(job);
-        };
-        #[cfg(bitforge_unoptimized)]
-        return pext.run(job);
+        // is raised to, so no copy at `pext`'s own level is compiled.
         #[cfg(not(bitforge_unoptimized))]
-        pext.run_at_a_raised_level(job)
-            .unwrap_or_else(|job| FancyMagic.run_raised(job))
+        match Pext::new().filter(|_| Self::best() == Backend::Pext) {
+            Some(pext) => pext
+                .run_at_a_raised_level(job)
+                .unwrap_or_else(|job| FancyMagic.run_raised(job)),
+            None => FancyMagic.run_raised(job),
+        }
     }
 
     /// The backend called `name`, or [`best`](Self::best) when no name is given: the override
