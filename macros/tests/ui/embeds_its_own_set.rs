@@ -10,7 +10,7 @@ bitforge_macros::magic_set! {
     pub mod combined = "../../../core/magics/fancy-combined.magics";
 }
 
-bitforge_macros::pext_tables!(mod pext);
+bitforge_macros::pext_tables!(#[allow(dead_code)] pub(crate) mod pext);
 
 fn main() {
     // A rook on d4 with pieces on d6 and f4.
