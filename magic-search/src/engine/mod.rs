@@ -3,6 +3,7 @@
 //! finds. The set searches, hunts and reductions all test candidates through it.
 
 mod candidate_filter;
+mod full_width;
 mod problem;
 mod square;
 #[cfg(target_arch = "x86_64")]
