@@ -8,13 +8,17 @@ use std::fmt::Write;
 
 use proc_macro::{Literal, Span, TokenStream};
 
-use crate::parse::{Error, Tokens};
+use crate::parse::{Error, Result, Tokens};
 
 /// The element constructor a table macro may name (`table!(path::To::Wrapper)`), as source.
 type Path = str;
 
-/// The tokens of `source`, Rust that a macro wrote.
-pub(crate) fn tokens(source: &str) -> TokenStream {
+/// The tokens of an expansion's source, or its error as a compile error.
+pub(crate) fn expansion(source: Result<String>) -> TokenStream {
+    let source = match source {
+        Ok(source) => source,
+        Err(error) => return error.into_compile_error(),
+    };
     source.parse().unwrap_or_else(|error| {
         Error::new(
             Span::call_site(),
@@ -59,19 +63,20 @@ pub(crate) fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// Reads the optional element constructor (`table!()` or `table!(path::To::Wrapper)`) and
 /// emits the table, or the parse error as a compile error.
 pub(crate) fn table(input: TokenStream, body: impl FnOnce(Option<&Path>) -> String) -> TokenStream {
-    match Tokens::new(input).constructor_path() {
-        Ok(path) => tokens(&body(path.as_deref())),
-        Err(error) => error.into_compile_error(),
-    }
+    expansion(
+        Tokens::new(input)
+            .constructor_path()
+            .map(|path| body(path.as_deref())),
+    )
 }
 
 /// Emits the table of a macro that takes no arguments.
 pub(crate) fn no_arguments(input: TokenStream, body: impl FnOnce() -> String) -> TokenStream {
-    let mut input = Tokens::new(input);
-    match input.end("this macro takes no arguments") {
-        Ok(()) => tokens(&body()),
-        Err(error) => error.into_compile_error(),
-    }
+    expansion(
+        Tokens::new(input)
+            .end("this macro takes no arguments")
+            .map(|()| body()),
+    )
 }
 
 /// One element: `0x...u64` or `Wrapper(0x...u64)`.

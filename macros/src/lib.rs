@@ -148,11 +148,7 @@ pub fn distance_table(input: TokenStream) -> TokenStream {
 /// crate that forbids `unsafe_code` cannot use it (one that denies it can).
 #[proc_macro]
 pub fn magic_set(input: TokenStream) -> TokenStream {
-    magic_set::MagicSetInput::parse(input)
-        .and_then(magic_set::expand)
-        .map_or_else(parse::Error::into_compile_error, |source| {
-            emit::tokens(&source)
-        })
+    emit::expansion(magic_set::MagicSetInput::parse(input).and_then(magic_set::expand))
 }
 
 /// A module with the dense tables of the `PEXT` method: per-square `Entry` (`mask`, `rays`,
@@ -166,7 +162,5 @@ pub fn magic_set(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn pext_tables(input: TokenStream) -> TokenStream {
-    pext_tables::PextInput::parse(input).map_or_else(parse::Error::into_compile_error, |input| {
-        emit::tokens(&pext_tables::expand(input))
-    })
+    emit::expansion(pext_tables::PextInput::parse(input).map(pext_tables::expand))
 }

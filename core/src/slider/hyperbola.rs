@@ -26,27 +26,19 @@ struct Lines {
 }
 
 /// The four lines through `square`, the square itself left out: file, rank, diagonal and
-/// anti-diagonal. Each is a line through a corner moved by whole files or ranks (what leaves
-/// the board drops off), a few steps where a walk over the board would cost a compile-time
+/// anti-diagonal. The diagonals are those through a corner moved by whole ranks (what leaves
+/// the board drops off): a few steps where a walk over the board would cost a compile-time
 /// interpreter tens of thousands.
 pub(super) const fn line_masks(square: usize) -> [u64; 4] {
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
-    const RANK_1: u64 = 0xFF;
     const A1_H8: u64 = 0x8040_2010_0804_0201;
     const H1_A8: u64 = 0x0102_0408_1020_4080;
-    let (file, rank) = ((square % 8) as i32, (square / 8) as i32);
-    let lines = [
-        FILE_A << file,
-        RANK_1 << (8 * rank),
-        moved_by_ranks(A1_H8, rank - file),
-        moved_by_ranks(H1_A8, rank + file - 7),
-    ];
-    let square = 1u64 << square;
+    let (file, rank) = (square % 8, square / 8);
+    let bit = 1u64 << square;
     [
-        lines[0] ^ square,
-        lines[1] ^ square,
-        lines[2] ^ square,
-        lines[3] ^ square,
+        Bitboard::FILES[file].0 ^ bit,
+        Bitboard::RANKS[rank].0 ^ bit,
+        moved_by_ranks(A1_H8, rank as i32 - file as i32) ^ bit,
+        moved_by_ranks(H1_A8, (rank + file) as i32 - 7) ^ bit,
     ]
 }
 
