@@ -82,11 +82,12 @@ pub trait Raise: Slider {
 /// and the matches that name, size, check and run them. Each line gives the backend's type,
 /// what it does, and the levels [`Backend::run`] raises it to where the CPU has them, best
 /// first (a backend whose own level already is the best it gains from has none). Each level
-/// listed is one more compiled copy of every job (build time), so `pext` alone has both:
-/// `fancy` and `black` (the choice without BMI2) and `hyperbola` get x86-64-v3, which CPUs
-/// without AVX-512 have too; `hyperbola` also because at x86-64-v4 the compiler vectorises
-/// loops of its lookups into 512-bit shuffles, slower than the 256-bit ones of x86-64-v3
-/// (results/analysis.md, issue 17).
+/// listed is one more compiled copy of every job (build time), so only `pext` and
+/// `kogge-stone` have both (the fills compiled for the baseline run far slower than at
+/// x86-64-v3 on CPUs without AVX-512): `fancy` and `black` (the choice without BMI2) and
+/// `hyperbola` get x86-64-v3, which CPUs without AVX-512 have too; `hyperbola` also because at
+/// x86-64-v4 the compiler vectorises loops of its lookups into 512-bit shuffles, slower than
+/// the 256-bit ones of x86-64-v3 (results/analysis.md, issues 17 and 37).
 macro_rules! backends {
     ($($backend:ident: $method:literal, raised to [$($level:ident),*];)+) => {
         /// A backend by name, for choosing one at run time.
@@ -210,7 +211,7 @@ macro_rules! backends {
 
 backends! {
     Reference: "walks each ray square by square: the test oracle", raised to [];
-    KoggeStone: "occluded fills, three doubling steps per direction", raised to [V4];
+    KoggeStone: "occluded fills, three doubling steps per direction", raised to [V4, V3];
     KoggeStoneAvx2: "the fills, four directions per AVX2 register", raised to [V4];
     KoggeStoneAvx512: "the fills, eight directions in one AVX-512 register", raised to [];
     Hyperbola: "`o ^ (o - 2r)` with byte swaps, a first-rank table for ranks", raised to [V3];
