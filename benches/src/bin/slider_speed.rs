@@ -66,8 +66,12 @@ impl SliderJob for WithinQueens<'_> {
     }
 }
 
+/// The CPU of issue 37's C++ run, as [`Machine::here`] names it: on this model the C++
+/// speeds compare with this program's directly, not only through each side's PEXT.
+const CPP_CPU: &str = "AMD EPYC (family 25, model 1)";
+
 /// Million queens a second in issue 37's C++ run (Chess_Movegen, clang 16 `-O3
-/// -march=native`, AMD EPYC Zen 3): the method's twin here, by backend name.
+/// -march=native`, [`CPP_CPU`], a Zen 3): the method's twin here, by backend name.
 const CPP_TWINS: [(&str, &str, f64); 6] = [
     ("pext", "PEXT", 287.0),
     ("fancy", "fancy magic", 291.0),
@@ -233,30 +237,43 @@ fn main() -> ExitCode {
         .position(|&name| name == "pext")
         .map(|index| ours[index].0);
     let cpp_pext = CPP_TWINS[0].2;
+    let machine = Machine::here();
+    let same_cpu = machine.cpu == CPP_CPU;
 
     let alongside = args.alongside.is_some();
     let mut table = format!(
-        "| backend | plain job, M queens/s | in `within` | plain / `within` | plain / `pext` | C++ twin | C++ / C++ PEXT |{}\n| --- | --- | --- | --- | --- | --- | --- |{}\n",
+        "| backend | plain job, M queens/s | in `within` | plain / `within` | plain / `pext` | C++ twin | C++ / C++ PEXT |{}{}\n| --- | --- | --- | --- | --- | --- | --- |{}{}\n",
+        if same_cpu {
+            " C++ twin, M queens/s | plain / C++ |"
+        } else {
+            ""
+        },
         if alongside {
             " other build, plain job | this / other |"
         } else {
             ""
         },
+        if same_cpu { " --- | --- |" } else { "" },
         if alongside { " --- | --- |" } else { "" },
     );
     for (index, name) in names.iter().enumerate() {
         let (plain, within) = ours[index];
         let to_pext = pext.map_or(String::new(), |pext| format!("{:.2}", plain / pext));
-        let (twin, twin_ratio) = CPP_TWINS
-            .iter()
-            .find(|(backend, _, _)| backend == name)
+        let twin = CPP_TWINS.iter().find(|(backend, _, _)| backend == name);
+        let (twin_name, twin_ratio) = twin
             .map_or((String::new(), String::new()), |(_, twin, speed)| {
                 ((*twin).to_owned(), format!("{:.2}", speed / cpp_pext))
             });
         table += &format!(
-            "| `{name}` | {plain:.0} | {within:.0} | {:.2} | {to_pext} | {twin} | {twin_ratio} |",
+            "| `{name}` | {plain:.0} | {within:.0} | {:.2} | {to_pext} | {twin_name} | {twin_ratio} |",
             plain / within
         );
+        if same_cpu {
+            match twin {
+                Some((_, _, speed)) => table += &format!(" {speed:.0} | {:.2} |", plain / speed),
+                None => table += " | |",
+            }
+        }
         if alongside {
             match theirs[index] {
                 Some(other) => table += &format!(" {other:.0} | {:.2} |", plain / other),
@@ -267,7 +284,6 @@ fn main() -> ExitCode {
     }
     print!("{table}");
     if args.rounds.out.is_some() {
-        let machine = Machine::here();
         let page = format!(
             "# Slider lookups written the plain way, {build}\n\n\
              Machine: {cpu}, {cores} cores, {kernel}, {rustc}.\n\n\
@@ -276,8 +292,8 @@ fn main() -> ExitCode {
              loop, through `Backend::run`, `--release` profile (16 code generation units, no \
              LTO, as a user's release build); medians of {rounds} interleaved rounds, every \
              pass's checksum checked.{other} C++ columns: issue 37's run of Chess_Movegen \
-             (clang 16 `-O3 -march=native`, AMD EPYC Zen 3), each method's speed over its \
-             PEXT's, to compare with plain / `pext` here.\n\n{table}",
+             (clang 16 `-O3 -march=native`, {CPP_CPU}), each method's speed over its \
+             PEXT's, to compare with plain / `pext` here{same}.\n\n{table}",
             build = build_label(),
             cpu = machine.cpu,
             cores = machine.cores,
@@ -285,6 +301,12 @@ fn main() -> ExitCode {
             rustc = machine.rustc,
             date = machine.date,
             rounds = args.rounds.rounds,
+            same = if same_cpu {
+                "; this is the C++ run's CPU model, so the speeds compare directly too (plain / \
+                 C++; another session's machine, so within the noise between sessions)"
+            } else {
+                ""
+            },
             other = args
                 .alongside
                 .as_ref()
