@@ -241,6 +241,39 @@ fn run_compiles_for_the_level_it_names() {
     }
 }
 
+/// Whether a job runs compiled for a level with AVX2.
+struct RunsWithAvx2;
+
+impl SliderJob for RunsWithAvx2 {
+    type Output = bool;
+
+    fn run<S: Slider>(self, _: S) -> bool {
+        <S::Level as Level>::AVX2
+    }
+}
+
+/// Where the CPU has x86-64-v3 and the build raises, `run` compiles every backend but the
+/// oracle for a level with AVX2: CPUs without AVX-512 (Zen 3, most Intel clients) otherwise
+/// ran `kogge-stone` at the baseline and `pext-pdep` with BMI2 alone (results/analysis.md,
+/// issue 37).
+#[test]
+#[cfg_attr(miri, ignore = "CPUID")]
+fn run_raises_every_backend_to_avx2_where_the_cpu_has_it() {
+    let has_v3 = Backend::Pext
+        .level_name()
+        .is_some_and(|level| level.starts_with("x86-64"));
+    let raises =
+        !cfg!(bitforge_unoptimized) && std::env::var_os("BITFORGE_EXPECT_UNRAISED").is_none();
+    for backend in Backend::ALL {
+        if backend == Backend::Reference {
+            continue;
+        }
+        if let Some(avx2) = backend.run(RunsWithAvx2) {
+            assert!(avx2 || !(has_v3 && raises), "{backend}: run without AVX2");
+        }
+    }
+}
+
 /// The same CPUID reading as core's, done here independently.
 fn cpu_vendor_and_family() -> ([u8; 12], u32) {
     #[cfg(target_arch = "x86_64")]

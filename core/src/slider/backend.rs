@@ -82,12 +82,12 @@ pub trait Raise: Slider {
 /// and the matches that name, size, check and run them. Each line gives the backend's type,
 /// what it does, and the levels [`Backend::run`] raises it to where the CPU has them, best
 /// first (a backend whose own level already is the best it gains from has none). Each level
-/// listed is one more compiled copy of every job (build time), so only `pext` and
-/// `kogge-stone` have both (the fills compiled for the baseline run far slower than at
-/// x86-64-v3 on CPUs without AVX-512): `fancy` and `black` (the choice without BMI2) and
-/// `hyperbola` get x86-64-v3, which CPUs without AVX-512 have too; `hyperbola` also because at
-/// x86-64-v4 the compiler vectorises loops of its lookups into 512-bit shuffles, slower than
-/// the 256-bit ones of x86-64-v3 (results/analysis.md, issues 17 and 37).
+/// listed is one more compiled copy of every job (build time). Each backend but the oracle
+/// whose own level is below x86-64-v3 lists it (CPUs without AVX-512 have it): compiled for
+/// the baseline or BMI2 alone, `kogge-stone`'s fills run far slower, and the generator maps
+/// enemy sliders without its AVX2 fill. x86-64-v4 only where it measured faster; not for
+/// `hyperbola`, whose lookup loops the compiler vectorises there into 512-bit shuffles,
+/// slower than the 256-bit ones of x86-64-v3 (results/analysis.md, issues 17 and 37).
 macro_rules! backends {
     ($($backend:ident: $method:literal, raised to [$($level:ident),*];)+) => {
         /// A backend by name, for choosing one at run time.
@@ -222,7 +222,7 @@ backends! {
     FancyCombinedMagic: "the fancy magics in one combined table, the slot ANDed with the empty-board attacks", raised to [V3];
     BlackMagic: "`((occ | !mask) * magic) >> 52/55`, one overlapped table", raised to [V3];
     Pext: "BMI2 `pext(occ, mask)` as the index into the dense table", raised to [V4, V3];
-    PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V4];
+    PextPdep: "`pext` index into `u16` entries, expanded by `pdep`", raised to [V4, V3];
 }
 
 /// A backend name that could not be used.
