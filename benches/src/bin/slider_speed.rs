@@ -241,46 +241,53 @@ fn main() -> ExitCode {
     let same_cpu = machine.cpu == CPP_CPU;
 
     let alongside = args.alongside.is_some();
+    let mut header = vec![
+        "backend",
+        "plain job, M queens/s",
+        "in `within`",
+        "plain / `within`",
+        "plain / `pext`",
+        "C++ twin",
+        "C++ / C++ PEXT",
+    ];
+    if same_cpu {
+        header.extend(["C++ twin, M queens/s", "plain / C++"]);
+    }
+    if alongside {
+        header.extend(["other build, plain job", "this / other"]);
+    }
     let mut table = format!(
-        "| backend | plain job, M queens/s | in `within` | plain / `within` | plain / `pext` | C++ twin | C++ / C++ PEXT |{}{}\n| --- | --- | --- | --- | --- | --- | --- |{}{}\n",
-        if same_cpu {
-            " C++ twin, M queens/s | plain / C++ |"
-        } else {
-            ""
-        },
-        if alongside {
-            " other build, plain job | this / other |"
-        } else {
-            ""
-        },
-        if same_cpu { " --- | --- |" } else { "" },
-        if alongside { " --- | --- |" } else { "" },
+        "| {} |\n|{}\n",
+        header.join(" | "),
+        " --- |".repeat(header.len())
     );
+    // A number over another, or two empty cells where the other is missing.
+    let speed_and_ratio = |plain: f64, other: Option<f64>| {
+        other.map_or([String::new(), String::new()], |other| {
+            [format!("{other:.0}"), format!("{:.2}", plain / other)]
+        })
+    };
     for (index, name) in names.iter().enumerate() {
         let (plain, within) = ours[index];
-        let to_pext = pext.map_or(String::new(), |pext| format!("{:.2}", plain / pext));
         let twin = CPP_TWINS.iter().find(|(backend, _, _)| backend == name);
-        let (twin_name, twin_ratio) = twin
-            .map_or((String::new(), String::new()), |(_, twin, speed)| {
-                ((*twin).to_owned(), format!("{:.2}", speed / cpp_pext))
-            });
-        table += &format!(
-            "| `{name}` | {plain:.0} | {within:.0} | {:.2} | {to_pext} | {twin_name} | {twin_ratio} |",
-            plain / within
-        );
+        let mut cells = vec![
+            format!("`{name}`"),
+            format!("{plain:.0}"),
+            format!("{within:.0}"),
+            format!("{:.2}", plain / within),
+            pext.map_or(String::new(), |pext| format!("{:.2}", plain / pext)),
+            twin.map_or(String::new(), |(_, twin, _)| (*twin).to_owned()),
+            twin.map_or(String::new(), |(_, _, speed)| {
+                format!("{:.2}", speed / cpp_pext)
+            }),
+        ];
         if same_cpu {
-            match twin {
-                Some((_, _, speed)) => table += &format!(" {speed:.0} | {:.2} |", plain / speed),
-                None => table += " | |",
-            }
+            cells.extend(speed_and_ratio(plain, twin.map(|(_, _, speed)| *speed)));
         }
         if alongside {
-            match theirs[index] {
-                Some(other) => table += &format!(" {other:.0} | {:.2} |", plain / other),
-                None => table += " | |",
-            }
+            cells.extend(speed_and_ratio(plain, theirs[index]));
         }
-        table += "\n";
+        table += &format!("| {} |\n", cells.join(" | "));
     }
     print!("{table}");
     if args.rounds.out.is_some() {
