@@ -1,7 +1,8 @@
 //! What the speed programs share: their rounds, the median of a round's times, the page they
 //! write.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
 /// The options of a run in interleaved rounds that may write its table as a page.
@@ -34,4 +35,65 @@ impl Rounds {
 pub fn median(times: &mut [Duration]) -> Duration {
     times.sort_unstable();
     times[times.len() / 2]
+}
+
+/// Runs `program` (another build of the calling speed program) with `args` and reads its
+/// `name nanoseconds` lines: the times it measured, by name, in its order. An error names the
+/// program and what went wrong (it could not start, it failed, a line does not read).
+pub fn times_alongside(program: &Path, args: &[String]) -> Result<Vec<(String, Duration)>, String> {
+    let output = Command::new(program)
+        .args(args)
+        .output()
+        .map_err(|error| format!("{}: {error}", program.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} failed: {}",
+            program.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| {
+            line.split_once(' ')
+                .and_then(|(name, nanos)| {
+                    Some((name.to_owned(), Duration::from_nanos(nanos.parse().ok()?)))
+                })
+                .ok_or_else(|| format!("{}: unreadable line {line:?}", program.display()))
+        })
+        .collect()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn shell(script: &str) -> Result<Vec<(String, Duration)>, String> {
+        times_alongside(Path::new("/bin/sh"), &["-c".to_owned(), script.to_owned()])
+    }
+
+    /// The other build's lines are read in order; a line that does not read, a failing run
+    /// and a program that cannot start are errors that name the program.
+    #[test]
+    fn reads_the_other_builds_times() {
+        assert_eq!(
+            shell("echo 'pext 1500'; echo 'every-move/board/pext 42'"),
+            Ok(vec![
+                ("pext".to_owned(), Duration::from_nanos(1500)),
+                ("every-move/board/pext".to_owned(), Duration::from_nanos(42)),
+            ])
+        );
+        let unreadable = shell("echo 'pext fast'").unwrap_err();
+        assert!(
+            unreadable.contains("/bin/sh: unreadable line"),
+            "{unreadable}"
+        );
+        let failed = shell("echo 'no such engine' >&2; exit 1").unwrap_err();
+        assert!(failed.contains("failed: no such engine"), "{failed}");
+        let missing = times_alongside(Path::new("/nonexistent/perft-speed"), &[]).unwrap_err();
+        assert!(
+            missing.starts_with("/nonexistent/perft-speed: "),
+            "{missing}"
+        );
+    }
 }

@@ -20,7 +20,13 @@
 //! `--profile bench` (thin LTO, one codegen unit) builds bitforge and the peers as the
 //! criterion benches do. The criterion `perft` bench measures the same positions one ply
 //! shallower, with confidence intervals; this is the long run, about 12 seconds a round.
+//!
+//! `--alongside PROGRAM` compares two builds of this program (a change against the commit
+//! before it): each engine's run of each position is paired with the other build's, seconds
+//! apart, and a last table gives this build's speed over the other's per round and position.
+//! Run it against itself first: the spread of that table is the machine's noise.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -30,7 +36,7 @@ use bitforge::slider::{Backend, Slider, SliderJob};
 use bitforge_benches::engine_path::{Api, EnginePath, Leaves};
 use bitforge_benches::machine::{Machine, build_label};
 use bitforge_benches::peers::{ChessCrate, Cozy, Peer, Shakmaty};
-use bitforge_benches::runs::{Rounds, median};
+use bitforge_benches::runs::{Rounds, median, times_alongside};
 use clap::Parser;
 
 const SPEED_POSITIONS: &str = include_str!("../../data/perft-speed.epd");
@@ -45,6 +51,16 @@ struct Args {
     /// paths as printed, such as every-move/position/pext or every-move/peer/cozy-chess).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Another build of this program (the previous commit's, or a native one) to compare with:
+    /// each engine's run of each position is paired with the other build's run of the same,
+    /// right before or after it (in turns), so that both meet the same machine, and a last table gives this build's speed
+    /// over the other's, engine by engine and position by position.
+    #[arg(long, value_name = "PROGRAM")]
+    alongside: Option<PathBuf>,
+    /// Run each engine of --only once on the position of this index (from 0), its count
+    /// checked, and print `engine nanoseconds` lines: what --alongside reads.
+    #[arg(long, hide = true, value_name = "INDEX")]
+    one_position: Option<usize>,
 }
 
 /// One position of the speed file.
@@ -209,6 +225,39 @@ fn read_positions() -> Result<Vec<SpeedPosition>, String> {
         .collect()
 }
 
+/// Times one run of `engine` on `position`: an error if its count is wrong.
+fn timed_run(engine: &Engine, position: &SpeedPosition) -> Result<Duration, String> {
+    let start = Instant::now();
+    let counts = (engine.run)(core::slice::from_ref(position));
+    let time = start.elapsed();
+    if counts == [position.nodes] {
+        Ok(time)
+    } else {
+        Err(format!(
+            "{} counted {counts:?} in {}, expected {}",
+            engine.name, position.fen, position.nodes
+        ))
+    }
+}
+
+/// The other build's run of `engine` on the position at `index`.
+fn timed_alongside(program: &Path, engine: &Engine, index: usize) -> Result<Duration, String> {
+    let args = [
+        "--one-position".to_owned(),
+        index.to_string(),
+        "--only".to_owned(),
+        engine.name.clone(),
+    ];
+    match times_alongside(program, &args)?.as_slice() {
+        [(name, time)] if *name == engine.name => Ok(*time),
+        _ => Err(format!(
+            "{}: no single figure for {}",
+            program.display(),
+            engine.name
+        )),
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let positions = match read_positions() {
@@ -223,24 +272,62 @@ fn main() -> ExitCode {
         eprintln!("error: no engine matches --only (see --help for the names)");
         return ExitCode::from(2);
     }
-    let total: u64 = positions.iter().map(|p| p.nodes).sum();
-
-    // Each round, each engine walks the positions one at a time: times[engine][position].
-    let mut times = vec![vec![Vec::new(); positions.len()]; engines.len()];
-    for round in 1..=args.rounds.rounds {
-        for (engine, times) in engines.iter().zip(&mut times) {
-            let mut elapsed = Duration::ZERO;
-            for (index, position) in positions.iter().enumerate() {
-                let start = Instant::now();
-                let counts = (engine.run)(core::slice::from_ref(position));
-                let time = start.elapsed();
-                if counts != [position.nodes] {
-                    eprintln!(
-                        "error: {} counted {counts:?} in {}, expected {}",
-                        engine.name, position.fen, position.nodes
-                    );
+    if let Some(index) = args.one_position {
+        let Some(position) = positions.get(index) else {
+            eprintln!(
+                "error: no position {index} (the file has {})",
+                positions.len()
+            );
+            return ExitCode::from(2);
+        };
+        for engine in &engines {
+            match timed_run(engine, position) {
+                Ok(time) => println!("{} {}", engine.name, time.as_nanos()),
+                Err(message) => {
+                    eprintln!("error: {message}");
                     return ExitCode::FAILURE;
                 }
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    let total: u64 = positions.iter().map(|p| p.nodes).sum();
+
+    // Each round, each engine walks the positions one at a time: times[engine][position], and
+    // the other build's run of each right after: other[engine][position].
+    let mut times = vec![vec![Vec::new(); positions.len()]; engines.len()];
+    let mut other = times.clone();
+    for round in 1..=args.rounds.rounds {
+        for ((engine, times), other) in engines.iter().zip(&mut times).zip(&mut other) {
+            let mut elapsed = Duration::ZERO;
+            for (index, position) in positions.iter().enumerate() {
+                // The other build goes first in even rounds, so that neither always runs
+                // on the machine as the first left it.
+                let alongside = |other: &mut Vec<Duration>| -> Result<(), String> {
+                    if let Some(program) = &args.alongside {
+                        other.push(timed_alongside(program, engine, index)?);
+                    }
+                    Ok(())
+                };
+                let measured = (if round % 2 == 0 {
+                    alongside(&mut other[index])
+                } else {
+                    Ok(())
+                })
+                .and_then(|()| timed_run(engine, position))
+                .and_then(|time| {
+                    if round % 2 == 1 {
+                        alongside(&mut other[index])?;
+                    }
+                    Ok(time)
+                });
+                let time = match measured {
+                    Ok(time) => time,
+                    Err(message) => {
+                        eprintln!("error: {message}");
+                        return ExitCode::FAILURE;
+                    }
+                };
                 times[index].push(time);
                 elapsed += time;
             }
@@ -278,12 +365,7 @@ fn main() -> ExitCode {
         })
         .collect();
     let index_of = |name: &str| engines.iter().position(|engine| engine.name == name);
-    let position_header: String = positions
-        .iter()
-        .enumerate()
-        .map(|(number, position)| format!(" {} d{} |", number + 1, position.depth))
-        .collect();
-    let position_rule = " --- |".repeat(positions.len());
+    let position_columns = position_columns(&positions);
     let mut table = String::new();
     for section in Section::ALL {
         let members: Vec<usize> = (0..engines.len())
@@ -316,7 +398,7 @@ fn main() -> ExitCode {
         table += &format!(
             "\nPer position (in the file's order: the start position, Kiwipete, the Chess \
              Programming Wiki's positions 3, 4 and 5), Mnps, median (× cozy-chess):\n\n\
-             | engine |{position_header}\n| --- |{position_rule}\n"
+             | engine |{position_columns}"
         );
         for &index in &members {
             let cells: String = position_medians[index]
@@ -332,6 +414,9 @@ fn main() -> ExitCode {
                 .collect();
             table += &format!("| {} |{cells}\n", engines[index].name);
         }
+    }
+    if let Some(program) = &args.alongside {
+        table += &alongside_table(program, &engines, &positions, &times, &other);
     }
     print!("{table}");
     if args.rounds.out.is_some() {
@@ -366,4 +451,86 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// This build's speed over the other's (`--alongside`), from `times` and `other`
+/// ([engine][position], one time a round): per engine, each round's ratio of the totals (the
+/// other's time over this one's), median, lowest and highest, and per position the median of
+/// its rounds' ratios.
+fn alongside_table(
+    program: &Path,
+    engines: &[Engine],
+    positions: &[SpeedPosition],
+    times: &[Vec<Vec<Duration>>],
+    other: &[Vec<Vec<Duration>>],
+) -> String {
+    let total: u64 = positions.iter().map(|p| p.nodes).sum();
+    let rounds = times.first().and_then(|t| t.first()).map_or(0, Vec::len);
+    let round_total = |times: &[Vec<Duration>], round: usize| -> Duration {
+        times.iter().map(|position| position[round]).sum()
+    };
+    let median_of = |mut values: Vec<f64>| -> f64 {
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+    };
+    let mut table = format!(
+        "\n### This build against `{}`, run alongside\n\nEach engine's run of each position \
+         paired with the other build's, right after it in odd rounds and before it in even ones; this / other is each round's speed ratio \
+         (the totals' times, the other's over this one's), median, lowest and highest of \
+         {rounds} rounds; Mnps from each build's median round.\n\n\
+         | engine | this build, Mnps | the other, Mnps | this / other | lowest | highest |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
+        program.display()
+    );
+    let mut per_position = String::new();
+    for ((engine, ours), theirs) in engines.iter().zip(times).zip(other) {
+        let ratios: Vec<f64> = (0..rounds)
+            .map(|round| {
+                round_total(theirs, round).as_secs_f64() / round_total(ours, round).as_secs_f64()
+            })
+            .collect();
+        let speed = |times: &[Vec<Duration>]| {
+            let mut totals: Vec<Duration> =
+                (0..rounds).map(|round| round_total(times, round)).collect();
+            total as f64 / median(&mut totals).as_secs_f64() / 1e6
+        };
+        let lowest = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let highest = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        table += &format!(
+            "| {} | {:.1} | {:.1} | {:.3} | {lowest:.3} | {highest:.3} |\n",
+            engine.name,
+            speed(ours),
+            speed(theirs),
+            median_of(ratios)
+        );
+        let cells: String = ours
+            .iter()
+            .zip(theirs)
+            .map(|(ours, theirs)| {
+                let ratios = ours
+                    .iter()
+                    .zip(theirs)
+                    .map(|(ours, theirs)| theirs.as_secs_f64() / ours.as_secs_f64())
+                    .collect();
+                format!(" {:.3} |", median_of(ratios))
+            })
+            .collect();
+        per_position += &format!("| {} |{cells}\n", engine.name);
+    }
+    table += &format!(
+        "\nThis / other per position (the median of its rounds' ratios):\n\n\
+         | engine |{}{per_position}",
+        position_columns(positions)
+    );
+    table
+}
+
+/// The per-position tables' header cells after `| engine |`, and their rule line.
+fn position_columns(positions: &[SpeedPosition]) -> String {
+    let header: String = positions
+        .iter()
+        .enumerate()
+        .map(|(number, position)| format!(" {} d{} |", number + 1, position.depth))
+        .collect();
+    format!("{header}\n| --- |{}\n", " --- |".repeat(positions.len()))
 }

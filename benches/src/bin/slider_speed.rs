@@ -21,13 +21,13 @@
 //! column.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitforge::slider::{Backend, Reference, Slider, SliderJob};
 use bitforge_benches::machine::{Machine, build_label};
-use bitforge_benches::runs::{Rounds, median};
+use bitforge_benches::runs::{Rounds, median, times_alongside};
 use bitforge_benches::{PlainQueens, STREAMED_OCCUPANCIES, StreamedQueen, streamed_queen};
 use clap::Parser;
 
@@ -117,35 +117,17 @@ fn pass(backend: Backend, workload: &StreamedQueen, expected: u64) -> Result<Pas
 
 /// The other build's round: its `--one-round` lines, the plain job's time by backend.
 fn round_alongside(
-    program: &PathBuf,
+    program: &Path,
     names: &[&str],
     expected: u64,
 ) -> Result<BTreeMap<String, Duration>, String> {
-    let output = Command::new(program)
-        .arg("--one-round")
-        .arg(expected.to_string())
-        .arg("--only")
-        .arg(names.join(","))
-        .output()
-        .map_err(|error| format!("{}: {error}", program.display()))?;
-    if !output.status.success() {
-        return Err(format!(
-            "{} failed: {}",
-            program.display(),
-            String::from_utf8_lossy(&output.stderr).trim()
-        ));
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
-    let mut plain = BTreeMap::new();
-    for line in text.lines() {
-        let parsed = line
-            .split_once(' ')
-            .and_then(|(name, nanos)| Some((name.to_owned(), nanos.parse().ok()?)));
-        let (name, nanos) =
-            parsed.ok_or_else(|| format!("{}: unreadable line {line:?}", program.display()))?;
-        plain.insert(name, Duration::from_nanos(nanos));
-    }
-    Ok(plain)
+    let args = [
+        "--one-round".to_owned(),
+        expected.to_string(),
+        "--only".to_owned(),
+        names.join(","),
+    ];
+    Ok(times_alongside(program, &args)?.into_iter().collect())
 }
 
 fn main() -> ExitCode {
