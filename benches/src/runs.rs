@@ -27,14 +27,15 @@ impl Rounds {
     }
 }
 
-/// The median of `times` (the upper one of an even count); `times` is sorted.
+/// The median of `values` (times, or ratios of times; the upper one of an even count);
+/// `values` is sorted.
 ///
 /// # Panics
 ///
-/// If `times` is empty (a run has at least one round).
-pub fn median(times: &mut [Duration]) -> Duration {
-    times.sort_unstable();
-    times[times.len() / 2]
+/// If `values` is empty (a run has at least one round).
+pub fn median<T: Copy + PartialOrd>(values: &mut [T]) -> T {
+    values.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    values[values.len() / 2]
 }
 
 /// Runs `program` (another build of the calling speed program) with `args` and reads its
@@ -64,16 +65,27 @@ pub fn times_alongside(program: &Path, args: &[String]) -> Result<Vec<(String, D
         .collect()
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The upper middle value of times and of ratios alike.
+    #[test]
+    fn median_takes_the_upper_middle() {
+        let ms = Duration::from_millis;
+        assert_eq!(median(&mut [ms(30), ms(10), ms(20)]), ms(20));
+        assert_eq!(median(&mut [ms(40), ms(10), ms(20), ms(30)]), ms(30));
+        assert_eq!(median(&mut [1.05, 0.95, 1.2, 0.9, 1.0]), 1.0);
+    }
+
+    #[cfg(unix)]
     fn shell(script: &str) -> Result<Vec<(String, Duration)>, String> {
         times_alongside(Path::new("/bin/sh"), &["-c".to_owned(), script.to_owned()])
     }
 
     /// The other build's lines are read in order; a line that does not read, a failing run
     /// and a program that cannot start are errors that name the program.
+    #[cfg(unix)]
     #[test]
     fn reads_the_other_builds_times() {
         assert_eq!(

@@ -53,8 +53,9 @@ struct Args {
     only: Vec<String>,
     /// Another build of this program (the previous commit's, or a native one) to compare with:
     /// each engine's run of each position is paired with the other build's run of the same,
-    /// right before or after it (in turns), so that both meet the same machine, and a last table gives this build's speed
-    /// over the other's, engine by engine and position by position.
+    /// right before or after it (in turns), so that both meet the same machine, and a last
+    /// table gives this build's speed over the other's, engine by engine and position by
+    /// position.
     #[arg(long, value_name = "PROGRAM")]
     alongside: Option<PathBuf>,
     /// Run each engine of --only once on the position of this index (from 0), its count
@@ -294,7 +295,7 @@ fn main() -> ExitCode {
     let total: u64 = positions.iter().map(|p| p.nodes).sum();
 
     // Each round, each engine walks the positions one at a time: times[engine][position], and
-    // the other build's run of each right after: other[engine][position].
+    // with --alongside the other build's run of each beside it: other[engine][position].
     let mut times = vec![vec![Vec::new(); positions.len()]; engines.len()];
     let mut other = times.clone();
     for round in 1..=args.rounds.rounds {
@@ -469,22 +470,19 @@ fn alongside_table(
     let round_total = |times: &[Vec<Duration>], round: usize| -> Duration {
         times.iter().map(|position| position[round]).sum()
     };
-    let median_of = |mut values: Vec<f64>| -> f64 {
-        values.sort_by(f64::total_cmp);
-        values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
-    };
     let mut table = format!(
         "\n### This build against `{}`, run alongside\n\nEach engine's run of each position \
-         paired with the other build's, right after it in odd rounds and before it in even ones; this / other is each round's speed ratio \
-         (the totals' times, the other's over this one's), median, lowest and highest of \
-         {rounds} rounds; Mnps from each build's median round.\n\n\
+         paired with the other build's, right after it in odd rounds and before it in even \
+         ones; this / other is each round's speed ratio (the totals' times, the other's over \
+         this one's), median, lowest and highest of {rounds} rounds; Mnps from each build's \
+         median round.\n\n\
          | engine | this build, Mnps | the other, Mnps | this / other | lowest | highest |\n\
          | --- | --- | --- | --- | --- | --- |\n",
         program.display()
     );
     let mut per_position = String::new();
     for ((engine, ours), theirs) in engines.iter().zip(times).zip(other) {
-        let ratios: Vec<f64> = (0..rounds)
+        let mut ratios: Vec<f64> = (0..rounds)
             .map(|round| {
                 round_total(theirs, round).as_secs_f64() / round_total(ours, round).as_secs_f64()
             })
@@ -501,18 +499,18 @@ fn alongside_table(
             engine.name,
             speed(ours),
             speed(theirs),
-            median_of(ratios)
+            median(&mut ratios)
         );
         let cells: String = ours
             .iter()
             .zip(theirs)
             .map(|(ours, theirs)| {
-                let ratios = ours
+                let mut ratios: Vec<f64> = ours
                     .iter()
                     .zip(theirs)
                     .map(|(ours, theirs)| theirs.as_secs_f64() / ours.as_secs_f64())
                     .collect();
-                format!(" {:.3} |", median_of(ratios))
+                format!(" {:.3} |", median(&mut ratios))
             })
             .collect();
         per_position += &format!("| {} |{cells}\n", engine.name);
