@@ -1,5 +1,5 @@
 //! What the speed programs share: their rounds, the median of a round's times, the page they
-//! write.
+//! write, and the times another build of the program measured beside them (`--alongside`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

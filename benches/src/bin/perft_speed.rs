@@ -259,6 +259,29 @@ fn timed_alongside(program: &Path, engine: &Engine, index: usize) -> Result<Dura
     }
 }
 
+/// This build's run of `engine` on `position` (at `index`) and, with `alongside`, the other
+/// build's, first when `other_first`.
+fn paired_run(
+    engine: &Engine,
+    position: &SpeedPosition,
+    index: usize,
+    alongside: Option<&Path>,
+    other_first: bool,
+) -> Result<(Duration, Option<Duration>), String> {
+    let other = || {
+        alongside
+            .map(|program| timed_alongside(program, engine, index))
+            .transpose()
+    };
+    if other_first {
+        let other_time = other()?;
+        Ok((timed_run(engine, position)?, other_time))
+    } else {
+        let time = timed_run(engine, position)?;
+        Ok((time, other()?))
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let positions = match read_positions() {
@@ -304,26 +327,18 @@ fn main() -> ExitCode {
             for (index, position) in positions.iter().enumerate() {
                 // The other build goes first in even rounds, so that neither always runs
                 // on the machine as the first left it.
-                let alongside = |other: &mut Vec<Duration>| -> Result<(), String> {
-                    if let Some(program) = &args.alongside {
-                        other.push(timed_alongside(program, engine, index)?);
+                let pair = paired_run(
+                    engine,
+                    position,
+                    index,
+                    args.alongside.as_deref(),
+                    round % 2 == 0,
+                );
+                let time = match pair {
+                    Ok((time, other_time)) => {
+                        other[index].extend(other_time);
+                        time
                     }
-                    Ok(())
-                };
-                let measured = (if round % 2 == 0 {
-                    alongside(&mut other[index])
-                } else {
-                    Ok(())
-                })
-                .and_then(|()| timed_run(engine, position))
-                .and_then(|time| {
-                    if round % 2 == 1 {
-                        alongside(&mut other[index])?;
-                    }
-                    Ok(time)
-                });
-                let time = match measured {
-                    Ok(time) => time,
                     Err(message) => {
                         eprintln!("error: {message}");
                         return ExitCode::FAILURE;
