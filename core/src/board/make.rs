@@ -255,7 +255,7 @@ impl<T: Tracking> Board<T> {
         if T::KEYED {
             self.pieces.toggle_type_masked(piece_type, squares);
         } else {
-            self.pieces.by_type[piece_type.index()] ^= squares;
+            self.pieces.toggle_type_at_slot(piece_type, squares);
         }
     }
 
@@ -293,20 +293,13 @@ impl<T: Tracking> Board<T> {
                 child.tracked.captured();
             }
         }
-        // The captured piece goes without asking what it was: clearing the square in five sets
-        // costs less than a branch. A king is never captured. Callers know which targets are
+        // The captured piece goes without asking what it was. Callers know which targets are
         // captures (perft plays them in a loop of their own), so a quiet move clears nothing.
         if CAPTURE {
-            let pieces = &mut child.pieces;
-            for set in &mut pieces.by_type[PieceType::Pawn.index()..=PieceType::Queen.index()] {
-                *set -= target;
-            }
-            pieces.by_color[Us::Other::COLOR.index()] -= target;
+            child.pieces.clear_captured(Us::Other::COLOR, target);
         }
         child.toggle_type(piece, from_to);
-        let pieces = &mut child.pieces;
-        pieces.by_color[Us::COLOR.index()] ^= from_to;
-        pieces.by_type[PieceType::ALL.index()] = pieces.by_color[0] | pieces.by_color[1];
+        child.pieces.toggle_color(Us::COLOR, from_to);
         // A right stands only while its king and rook are home, so only they, leaving, or a
         // capture of that rook take one away.
         let may_remove = CAPTURE || matches!(piece, PieceType::King | PieceType::Rook);
@@ -355,7 +348,9 @@ impl<T: Tracking> Board<T> {
         castling: &CastlingInfo,
     ) -> Board<T> {
         let mut child = self.moved::<Us, true>(PieceType::Pawn, from, to, castling);
-        child.pieces.by_type[PieceType::Pawn.index()] ^= to;
+        child
+            .pieces
+            .toggle_type_at_slot(PieceType::Pawn, to.bitboard());
         child.toggle_type(promoted, to.bitboard());
         let (us, pawn) = (Us::COLOR, PieceType::Pawn);
         let pawns = self.count_of(us, pawn);
@@ -437,9 +432,9 @@ mod tests {
     #[test]
     fn board_sizes() {
         // What a copy-make copies per move (README's board section quotes both).
-        assert_eq!(core::mem::size_of::<Board>(), 112);
-        assert_eq!(core::mem::size_of::<Board<PositionKey>>(), 96);
-        assert_eq!(core::mem::size_of::<Board<()>>(), 80);
+        assert_eq!(core::mem::size_of::<Board>(), 104);
+        assert_eq!(core::mem::size_of::<Board<PositionKey>>(), 88);
+        assert_eq!(core::mem::size_of::<Board<()>>(), 72);
     }
 
     /// Random games from positions rich in castling, en passant and promotions, Chess960
