@@ -96,10 +96,10 @@ impl Placement {
         self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen)
     }
 
-    /// Flips every square of `squares` in the set of `piece_type` (not in the union of all
-    /// pieces, nor in a colour's set), rewriting every type's set, masked, rather than storing
-    /// at an index computed from `piece_type`: such a store keeps a board being made in memory,
-    /// and copying it on from there waits for its stores (results/analysis.md, issue 16).
+    /// Flips every square of `squares` in the set of `piece_type` (not in a colour's set),
+    /// rewriting every type's set, masked, rather than storing at an index computed from
+    /// `piece_type`: such a store keeps a board being made in memory, and copying it on from
+    /// there waits for its stores (results/analysis.md, issue 16).
     #[inline(always)]
     pub(crate) fn toggle_type_masked(&mut self, piece_type: PieceType, squares: Bitboard) {
         for (index, set) in self.by_type.iter_mut().enumerate() {
