@@ -43,7 +43,7 @@ fn main() -> ExitCode {
         "position" => position_perft(&mut position, DEPTH, Leaves::EveryMove),
         "board" => board_perft(position.board(), position.rules(), DEPTH, Leaves::EveryMove),
         "position-eager" => eager(&mut position, DEPTH),
-        "perft" => match raised_perft(&position) {
+        "perft" => match raised_perft() {
             Some(nodes) => nodes,
             None => return ExitCode::FAILURE,
         },
@@ -84,7 +84,7 @@ fn eager<S: Slider>(position: &mut Position<S>, depth: u32) -> u64 {
 /// Bulk-counting perft of the FEN and depth given after `perft` (Kiwipete one ply deeper than
 /// the walks by default), `pext` at x86-64-v3; `None`, said why, for a CPU without it or a FEN
 /// that does not read.
-fn raised_perft<S: Slider>(kiwipete: &Position<S>) -> Option<u64> {
+fn raised_perft() -> Option<u64> {
     let mut args = std::env::args().skip(2);
     let Some(raised) = Leveled::<Pext, V3>::new() else {
         eprintln!("error: this CPU is not x86-64-v3");
@@ -92,7 +92,7 @@ fn raised_perft<S: Slider>(kiwipete: &Position<S>) -> Option<u64> {
     };
     let (fen, depth) = match (args.next(), args.next().and_then(|d| d.parse().ok())) {
         (Some(fen), Some(depth)) => (fen, depth),
-        _ => (kiwipete.fen().to_string(), DEPTH + 1),
+        _ => (KIWIPETE.to_owned(), DEPTH + 1),
     };
     match Position::from_fen(&fen, raised) {
         Ok(position) => Some(raised.within(|| position.perft(depth))),

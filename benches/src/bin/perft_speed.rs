@@ -351,24 +351,16 @@ fn main() -> ExitCode {
                 "round {round}/{}: {:<20} {:>8.1} Mnps",
                 args.rounds.rounds,
                 engine.name,
-                total as f64 / elapsed.as_secs_f64() / 1e6
+                mnps(total, elapsed)
             );
         }
     }
 
-    let rate = |nodes: u64, time: Duration| nodes as f64 / time.as_secs_f64() / 1e6;
     // Per engine: each round's total time, and each position's median.
-    let round_totals: Vec<Vec<Duration>> = times
-        .iter()
-        .map(|times| {
-            (0..times[0].len())
-                .map(|round| times.iter().map(|position| position[round]).sum())
-                .collect()
-        })
-        .collect();
+    let round_totals: Vec<Vec<Duration>> = times.iter().map(|times| round_totals(times)).collect();
     let total_medians: Vec<f64> = round_totals
         .iter()
-        .map(|totals| rate(total, median(&mut totals.clone())))
+        .map(|totals| mnps(total, median(&mut totals.clone())))
         .collect();
     let position_medians: Vec<Vec<f64>> = times
         .iter()
@@ -376,7 +368,7 @@ fn main() -> ExitCode {
             times
                 .iter()
                 .zip(&positions)
-                .map(|(times, position)| rate(position.nodes, median(&mut times.clone())))
+                .map(|(times, position)| mnps(position.nodes, median(&mut times.clone())))
                 .collect()
         })
         .collect();
@@ -407,8 +399,8 @@ fn main() -> ExitCode {
             table += &format!(
                 "| {} | {median:.1} | {:.1} | {:.1} | {ratio} |\n",
                 engines[index].name,
-                rate(total, slowest),
-                rate(total, fastest)
+                mnps(total, slowest),
+                mnps(total, fastest)
             );
         }
         table += &format!(
@@ -432,7 +424,7 @@ fn main() -> ExitCode {
         }
     }
     if let Some(program) = &args.alongside {
-        table += &alongside_table(program, &engines, &positions, &times, &other);
+        table += &alongside_table(program, &engines, &positions, total, &times, &other);
     }
     print!("{table}");
     if args.rounds.out.is_some() {
@@ -477,14 +469,11 @@ fn alongside_table(
     program: &Path,
     engines: &[Engine],
     positions: &[SpeedPosition],
+    total: u64,
     times: &[Vec<Vec<Duration>>],
     other: &[Vec<Vec<Duration>>],
 ) -> String {
-    let total: u64 = positions.iter().map(|p| p.nodes).sum();
     let rounds = times.first().and_then(|t| t.first()).map_or(0, Vec::len);
-    let round_total = |times: &[Vec<Duration>], round: usize| -> Duration {
-        times.iter().map(|position| position[round]).sum()
-    };
     let mut table = format!(
         "\n### This build against `{}`, run alongside\n\nEach engine's run of each position \
          paired with the other build's, right after it in odd rounds and before it in even \
@@ -497,23 +486,19 @@ fn alongside_table(
     );
     let mut per_position = String::new();
     for ((engine, ours), theirs) in engines.iter().zip(times).zip(other) {
-        let mut ratios: Vec<f64> = (0..rounds)
-            .map(|round| {
-                round_total(theirs, round).as_secs_f64() / round_total(ours, round).as_secs_f64()
-            })
+        let (mut our_totals, mut their_totals) = (round_totals(ours), round_totals(theirs));
+        let mut ratios: Vec<f64> = our_totals
+            .iter()
+            .zip(&their_totals)
+            .map(|(ours, theirs)| theirs.as_secs_f64() / ours.as_secs_f64())
             .collect();
-        let speed = |times: &[Vec<Duration>]| {
-            let mut totals: Vec<Duration> =
-                (0..rounds).map(|round| round_total(times, round)).collect();
-            total as f64 / median(&mut totals).as_secs_f64() / 1e6
-        };
         let lowest = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let highest = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         table += &format!(
             "| {} | {:.1} | {:.1} | {:.3} | {lowest:.3} | {highest:.3} |\n",
             engine.name,
-            speed(ours),
-            speed(theirs),
+            mnps(total, median(&mut our_totals)),
+            mnps(total, median(&mut their_totals)),
             median(&mut ratios)
         );
         let cells: String = ours
@@ -536,6 +521,19 @@ fn alongside_table(
         position_columns(positions)
     );
     table
+}
+
+/// Millions of nodes a second.
+fn mnps(nodes: u64, time: Duration) -> f64 {
+    nodes as f64 / time.as_secs_f64() / 1e6
+}
+
+/// Each round's total time over the positions, from one engine's times[position][round].
+fn round_totals(times: &[Vec<Duration>]) -> Vec<Duration> {
+    let rounds = times.first().map_or(0, Vec::len);
+    (0..rounds)
+        .map(|round| times.iter().map(|position| position[round]).sum())
+        .collect()
 }
 
 /// The per-position tables' header cells after `| engine |`, and their rule line.
