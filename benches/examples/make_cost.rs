@@ -11,6 +11,10 @@
 //! `perft-speed` runs it; by default Kiwipete one ply deeper (the same 99,949 boards made, their
 //! moves counted, not made): what a counted child costs.
 //!
+//! `board-last-ply` walks the same tree as `perft` through `Board`'s public API (the moves
+//! listed and played, the last ply counted with `count_legal_moves`), `pext` raised the same
+//! way: what a counted child costs an engine's walk.
+//!
 //! `position-eager` is the `position` walk that also computes, after every move, the check
 //! information Stockfish's `StateInfo` keeps (checkers, both kings' blockers and pinners, the
 //! check squares of every piece type): what computing it eagerly would cost.
@@ -42,6 +46,10 @@ fn main() -> ExitCode {
     let nodes = match which.as_str() {
         "position" => position_perft(&mut position, DEPTH, Leaves::EveryMove),
         "board" => board_perft(position.board(), position.rules(), DEPTH, Leaves::EveryMove),
+        "board-last-ply" => match raised_board_last_ply() {
+            Some(nodes) => nodes,
+            None => return ExitCode::FAILURE,
+        },
         "position-eager" => eager(&mut position, DEPTH),
         "perft" => match raised_perft() {
             Some(nodes) => nodes,
@@ -50,7 +58,7 @@ fn main() -> ExitCode {
         "cozy-chess" => Cozy::perft_every_move(&Cozy::board(KIWIPETE), DEPTH),
         _ => {
             eprintln!(
-                "usage: make_cost position|position-eager|board|cozy-chess|perft [FEN DEPTH]"
+                "usage: make_cost position|position-eager|board|board-last-ply|cozy-chess|perft [FEN DEPTH]"
             );
             return ExitCode::from(2);
         }
@@ -79,6 +87,24 @@ fn eager<S: Slider>(position: &mut Position<S>, depth: u32) -> u64 {
         position.undo_move();
     }
     nodes
+}
+
+/// The Kiwipete tree of `perft`'s default walked on `Board` through the public API, the last
+/// ply counted; `None`, said why, for a CPU without x86-64-v3.
+fn raised_board_last_ply() -> Option<u64> {
+    let Some(raised) = Leveled::<Pext, V3>::new() else {
+        eprintln!("error: this CPU is not x86-64-v3");
+        return None;
+    };
+    let position = Position::from_fen(KIWIPETE, raised).ok()?;
+    Some(raised.within(|| {
+        board_perft(
+            position.board(),
+            position.rules(),
+            DEPTH + 1,
+            Leaves::LastPlyCounted,
+        )
+    }))
 }
 
 /// Bulk-counting perft of the FEN and depth given after `perft` (Kiwipete one ply deeper than

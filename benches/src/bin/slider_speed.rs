@@ -19,10 +19,15 @@
 //! from the function compiled for its level. `--alongside` runs another build of this program
 //! (the native one) once per round, between this build's passes, for the default / native
 //! column.
+//!
+//! `--twins-cc COMPILER` compiles the C twins (`benches/c/slider_twins.c`: each method as a
+//! plain C loop over the same workload, the magic methods on bitforge's own magic files) with
+//! `COMPILER -O3 -march=native` and runs them once per round too, so that each backend meets
+//! its method in C within one run rather than against another session's figures.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use bitforge::slider::{Backend, Reference, Slider, SliderJob};
@@ -45,6 +50,11 @@ struct Args {
     /// comparison column.
     #[arg(long, value_name = "PROGRAM")]
     alongside: Option<PathBuf>,
+    /// Compile the C twins (benches/c/slider_twins.c) with this C compiler (`clang-16`, `cc`),
+    /// `-O3 -march=native`, and run them once per round: the C columns then come from this
+    /// run, on this machine.
+    #[arg(long, value_name = "COMPILER")]
+    twins_cc: Option<String>,
     /// Run the plain job once per backend, checked against this checksum (the reference's,
     /// from the calling build), and print `backend nanoseconds` lines: what `--alongside`
     /// reads.
@@ -130,6 +140,75 @@ fn round_alongside(
     Ok(times_alongside(program, &args)?.into_iter().collect())
 }
 
+/// The C twins, compiled for this CPU into a file that is removed when this is dropped.
+struct CTwins {
+    program: PathBuf,
+    /// The compiler's own name for itself: the first line of its `--version`.
+    compiler: String,
+}
+
+impl CTwins {
+    /// Compiles `benches/c/slider_twins.c` with `compiler`; an error says why it could not.
+    fn compile(compiler: &str) -> Result<CTwins, String> {
+        let source = concat!(env!("CARGO_MANIFEST_DIR"), "/c/slider_twins.c");
+        let program = std::env::temp_dir().join(format!("slider-twins-{}", std::process::id()));
+        let output = Command::new(compiler)
+            .args(["-O3", "-march=native", "-o"])
+            .arg(&program)
+            .arg(source)
+            .output()
+            .map_err(|error| format!("{compiler}: {error}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "{compiler} could not compile {source}: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            ));
+        }
+        let version = Command::new(compiler)
+            .arg("--version")
+            .output()
+            .map_err(|error| format!("{compiler}: {error}"))?;
+        let compiler = String::from_utf8_lossy(&version.stdout)
+            .lines()
+            .next()
+            .unwrap_or(compiler)
+            .trim()
+            .to_owned();
+        Ok(CTwins { program, compiler })
+    }
+
+    /// One round of the twins of `names` (those that have one) on the workload's first
+    /// `occupancies`, checked against `expected`: the time of each by name.
+    fn round(
+        &self,
+        names: &[&str],
+        occupancies: usize,
+        expected: u64,
+    ) -> Result<BTreeMap<String, Duration>, String> {
+        let magics = |file: &str| format!("{}/../core/magics/{file}", env!("CARGO_MANIFEST_DIR"));
+        let args = [
+            "--occupancies".to_owned(),
+            occupancies.to_string(),
+            "--one-round".to_owned(),
+            expected.to_string(),
+            "--only".to_owned(),
+            names.join(","),
+            "--fancy".to_owned(),
+            magics("fancy.magics"),
+            "--black".to_owned(),
+            magics("black-packed.magics"),
+        ];
+        Ok(times_alongside(&self.program, &args)?.into_iter().collect())
+    }
+}
+
+impl Drop for CTwins {
+    fn drop(&mut self) {
+        // Nothing else to do if it is already gone.
+        let _ = std::fs::remove_file(&self.program);
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let backends: Vec<Backend> = Backend::ALL
@@ -168,8 +247,16 @@ fn main() -> ExitCode {
     }
 
     let expected = workload.run(Reference);
+    let twins = match args.twins_cc.as_deref().map(CTwins::compile).transpose() {
+        Ok(twins) => twins,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut ours: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
     let mut theirs: Vec<Vec<Duration>> = vec![Vec::new(); backends.len()];
+    let mut twin_times: Vec<Vec<Duration>> = vec![Vec::new(); backends.len()];
     for round in 1..=args.rounds.rounds {
         for (&backend, passes) in backends.iter().zip(&mut ours) {
             match pass(backend, &workload, expected) {
@@ -198,6 +285,19 @@ fn main() -> ExitCode {
                 }
             }
         }
+        if let Some(twins) = &twins {
+            match twins.round(&names, STREAMED_OCCUPANCIES, expected) {
+                Ok(round_times) => {
+                    for (name, times) in names.iter().zip(&mut twin_times) {
+                        times.extend(round_times.get(*name));
+                    }
+                }
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
         eprintln!("round {round}/{} done", args.rounds.rounds);
     }
 
@@ -210,10 +310,13 @@ fn main() -> ExitCode {
             (rate(median(&mut plain)), rate(median(&mut within)))
         })
         .collect();
-    let theirs: Vec<Option<f64>> = theirs
-        .iter_mut()
-        .map(|times| (!times.is_empty()).then(|| rate(median(times))))
-        .collect();
+    let medians = |runs: &mut Vec<Vec<Duration>>| -> Vec<Option<f64>> {
+        runs.iter_mut()
+            .map(|times| (!times.is_empty()).then(|| rate(median(times))))
+            .collect()
+    };
+    let theirs = medians(&mut theirs);
+    let twin_rates = medians(&mut twin_times);
     let pext = names
         .iter()
         .position(|&name| name == "pext")
@@ -237,6 +340,9 @@ fn main() -> ExitCode {
     }
     if alongside {
         header.extend(["other build, plain job", "this / other"]);
+    }
+    if twins.is_some() {
+        header.extend(["C twin here, M queens/s", "plain / C twin"]);
     }
     let mut table = format!(
         "| {} |\n|{}\n",
@@ -269,6 +375,9 @@ fn main() -> ExitCode {
         if alongside {
             cells.extend(speed_and_ratio(plain, theirs[index]));
         }
+        if twins.is_some() {
+            cells.extend(speed_and_ratio(plain, twin_rates[index]));
+        }
         table += &format!("| {} |\n", cells.join(" | "));
     }
     print!("{table}");
@@ -280,7 +389,7 @@ fn main() -> ExitCode {
              streamed queen workload ({lookups} lookups a pass) as a job whose `run` is a plain \
              loop, through `Backend::run`, `--release` profile (16 code generation units, no \
              LTO, as a user's release build); medians of {rounds} interleaved rounds, every \
-             pass's checksum checked.{other} C++ columns: issue 37's run of Chess_Movegen \
+             pass's checksum checked.{other}{twins} C++ columns: issue 37's run of Chess_Movegen \
              (clang 16 `-O3 -march=native`, {CPP_CPU}), each method's speed over its \
              PEXT's, to compare with plain / `pext` here{same}.\n\n{table}",
             build = build_label(),
@@ -296,6 +405,12 @@ fn main() -> ExitCode {
             } else {
                 ""
             },
+            twins = twins.as_ref().map_or(String::new(), |twins| format!(
+                " The C twins (benches/c/slider_twins.c, {}, `-O3 -march=native`) ran once per \
+                 round after them, on the same workload and, for the magic methods, on the \
+                 magic files bitforge embeds.",
+                twins.compiler
+            )),
             other = args
                 .alongside
                 .as_ref()
@@ -310,4 +425,36 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each C twin, built by the system's C compiler for this CPU, gives the reference
+    /// backend's checksum on the first occupancies of the workload: the same inputs, the same
+    /// attacks (a twin's error or wrong checksum fails the round).
+    #[test]
+    fn the_c_twins_agree_with_the_reference() {
+        const OCCUPANCIES: usize = 2_000;
+        let workload = streamed_queen(OCCUPANCIES);
+        let expected = workload.run(Reference);
+        let twins = CTwins::compile("cc").unwrap_or_else(|message| panic!("{message}"));
+        let mut names = vec!["fancy", "black", "hyperbola", "kogge-stone"];
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            names.push("pext");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            names.push("kogge-stone-avx2");
+        }
+        let times = twins
+            .round(&names, OCCUPANCIES, expected)
+            .unwrap_or_else(|message| panic!("{message}"));
+        let mut timed: Vec<&str> = times.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        timed.sort_unstable();
+        assert_eq!(timed, names);
+    }
 }
