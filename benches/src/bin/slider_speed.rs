@@ -246,7 +246,6 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    let expected = workload.run(Reference);
     let twins = match args.twins_cc.as_deref().map(CTwins::compile).transpose() {
         Ok(twins) => twins,
         Err(message) => {
@@ -254,6 +253,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let expected = workload.run(Reference);
     let mut ours: Vec<Vec<Pass>> = vec![Vec::new(); backends.len()];
     let mut theirs: Vec<Vec<Duration>> = vec![Vec::new(); backends.len()];
     let mut twin_times: Vec<Vec<Duration>> = vec![Vec::new(); backends.len()];
