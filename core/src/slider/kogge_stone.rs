@@ -113,6 +113,15 @@ pub const fn kogge_stone_bishops(bishops: Bitboard, occupancy: Bitboard) -> Bitb
     )
 }
 
+/// The bit of `square`, shifted in rather than read from the table [`Square::bitboard`]
+/// reads: a loop of lookups that the compiler vectorises across squares then makes four at
+/// once with one shift instead of four loads put together lane by lane (results/analysis.md,
+/// issue 37).
+#[inline(always)]
+const fn shifted_in(square: Square) -> u64 {
+    1 << square.index()
+}
+
 impl Slider for KoggeStone {
     const NAME: &'static str = "kogge-stone";
     const TABLE_BYTES: usize = 0;
@@ -125,11 +134,11 @@ impl Slider for KoggeStone {
 
     #[inline(always)]
     fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        kogge_stone_rooks(square.bitboard(), occupancy)
+        kogge_stone_rooks(Bitboard(shifted_in(square)), occupancy)
     }
 
     #[inline(always)]
     fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        kogge_stone_bishops(square.bitboard(), occupancy)
+        kogge_stone_bishops(Bitboard(shifted_in(square)), occupancy)
     }
 }
