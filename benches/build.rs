@@ -4,6 +4,7 @@
 
 fn main() {
     println!("cargo::rerun-if-changed=c/stockfish_magics.c");
+    println!("cargo::rerun-if-changed=c/rays.h");
     let mut build = cc::Build::new();
     build.file("c/stockfish_magics.c").opt_level(3);
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("x86_64") {

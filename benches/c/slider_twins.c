@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "rays.h"
+
 #define SQUARES_PER_OCCUPANCY 12
 
 static size_t occupancy_count;
@@ -55,29 +57,6 @@ static void make_workload(void) {
         for (int j = 0; j < SQUARES_PER_OCCUPANCY; j++)
             squares[i][j] = (random >> ((6 * j) & 63)) & 63;
     }
-}
-
-/* ---- Rays, walked square by square: what every table is filled from. ---- */
-
-static const int ROOK_STEPS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-static const int BISHOP_STEPS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-
-static int on_board(int file, int rank) { return file >= 0 && file < 8 && rank >= 0 && rank < 8; }
-
-static uint64_t walk(const int steps[4][2], int square, uint64_t occupied) {
-    uint64_t attacks = 0;
-    for (int d = 0; d < 4; d++) {
-        int file = square % 8 + steps[d][0], rank = square / 8 + steps[d][1];
-        while (on_board(file, rank)) {
-            uint64_t bit = 1ULL << (rank * 8 + file);
-            attacks |= bit;
-            if (occupied & bit)
-                break;
-            file += steps[d][0];
-            rank += steps[d][1];
-        }
-    }
-    return attacks;
 }
 
 /* The squares whose occupancy matters: each ray without its last square. */
@@ -128,7 +107,7 @@ static void fill_pext(void) {
             e->offset = offset;
             uint64_t subset = 0;
             do {
-                pext_tables.table[offset + _pext_u64(subset, e->mask)] = walk(steps, square, subset);
+                pext_tables.table[offset + _pext_u64(subset, e->mask)] = sliding_attacks(steps, square, subset);
                 subset = (subset - e->mask) & e->mask;
             } while (subset);
             offset += 1LL << __builtin_popcountll(e->mask);
@@ -184,7 +163,7 @@ static void fill_magics(struct method_table *t, const char *path, int black) {
             do {
                 uint64_t index = ((black ? subset | ~e->mask : subset) * e->magic) >> e->shift;
                 int64_t slot = e->offset + (int64_t)index;
-                uint64_t attacks = walk(steps, square, subset);
+                uint64_t attacks = sliding_attacks(steps, square, subset);
                 if (slot < 0 || slot >= size || (t->table[slot] != ~0ULL && t->table[slot] != attacks)) {
                     fprintf(stderr, "error: %s: square %d's magic collides\n", path, square);
                     exit(1);
@@ -226,7 +205,7 @@ static void fill_hyperbola(void) {
     }
     for (int file = 0; file < 8; file++)
         for (int inner = 0; inner < 64; inner++)
-            first_rank[file][inner] = (uint8_t)walk(ROOK_STEPS, file, (uint64_t)inner << 1) & 0xFF;
+            first_rank[file][inner] = (uint8_t)sliding_attacks(ROOK_STEPS, file, (uint64_t)inner << 1) & 0xFF;
 }
 
 static inline uint64_t line_attacks(uint64_t occupied, uint64_t line, uint64_t slider) {
@@ -322,33 +301,31 @@ __attribute__((noinline)) static uint64_t run_kogge_stone(void) {
 }
 
 #ifdef __AVX2__
-/* The eight directions in two AVX2 registers: left shifts by 1, 7, 8, 9, right by the same. */
-static inline uint64_t kogge_stone_avx2_queen(unsigned square, uint64_t occupied) {
+/* Four directions' occluded fills in the lanes of one AVX2 register, shifted by 1, 7, 8 and 9
+ * squares, `up` (left shifts) or down; `wrap` keeps each lane off the files it cannot reach. */
+static inline __m256i fill_lanes(__m256i gen, __m256i empty, __m256i wrap, int up) {
     const __m256i shift = _mm256_setr_epi64x(1, 7, 8, 9);
     const __m256i shift2 = _mm256_add_epi64(shift, shift);
     const __m256i shift4 = _mm256_add_epi64(shift2, shift2);
+#define STEP(x, by) (up ? _mm256_sllv_epi64((x), (by)) : _mm256_srlv_epi64((x), (by)))
+    __m256i e = _mm256_and_si256(empty, wrap);
+    gen = _mm256_or_si256(gen, _mm256_and_si256(e, STEP(gen, shift)));
+    e = _mm256_and_si256(e, STEP(e, shift));
+    gen = _mm256_or_si256(gen, _mm256_and_si256(e, STEP(gen, shift2)));
+    e = _mm256_and_si256(e, STEP(e, shift2));
+    gen = _mm256_or_si256(gen, _mm256_and_si256(e, STEP(gen, shift4)));
+    return _mm256_and_si256(STEP(gen, shift), wrap);
+#undef STEP
+}
+
+/* The eight directions in two AVX2 registers: left shifts by 1, 7, 8, 9, right by the same. */
+static inline uint64_t kogge_stone_avx2_queen(unsigned square, uint64_t occupied) {
     const __m256i wrap_up = _mm256_setr_epi64x(NOT_A, NOT_H, -1, NOT_A);
     const __m256i wrap_down = _mm256_setr_epi64x(NOT_H, NOT_A, -1, NOT_H);
     __m256i gen = _mm256_set1_epi64x((long long)(1ULL << square));
     __m256i empty = _mm256_set1_epi64x((long long)~occupied);
-
-    __m256i up = gen, e = _mm256_and_si256(empty, wrap_up);
-    up = _mm256_or_si256(up, _mm256_and_si256(e, _mm256_sllv_epi64(up, shift)));
-    e = _mm256_and_si256(e, _mm256_sllv_epi64(e, shift));
-    up = _mm256_or_si256(up, _mm256_and_si256(e, _mm256_sllv_epi64(up, shift2)));
-    e = _mm256_and_si256(e, _mm256_sllv_epi64(e, shift2));
-    up = _mm256_or_si256(up, _mm256_and_si256(e, _mm256_sllv_epi64(up, shift4)));
-    up = _mm256_and_si256(_mm256_sllv_epi64(up, shift), wrap_up);
-
-    __m256i down = gen;
-    e = _mm256_and_si256(empty, wrap_down);
-    down = _mm256_or_si256(down, _mm256_and_si256(e, _mm256_srlv_epi64(down, shift)));
-    e = _mm256_and_si256(e, _mm256_srlv_epi64(e, shift));
-    down = _mm256_or_si256(down, _mm256_and_si256(e, _mm256_srlv_epi64(down, shift2)));
-    e = _mm256_and_si256(e, _mm256_srlv_epi64(e, shift2));
-    down = _mm256_or_si256(down, _mm256_and_si256(e, _mm256_srlv_epi64(down, shift4)));
-    down = _mm256_and_si256(_mm256_srlv_epi64(down, shift), wrap_down);
-
+    __m256i up = fill_lanes(gen, empty, wrap_up, 1);
+    __m256i down = fill_lanes(gen, empty, wrap_down, 0);
     __m256i both = _mm256_or_si256(up, down);
     __m128i half = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
     return (uint64_t)(_mm_cvtsi128_si64(half) | _mm_extract_epi64(half, 1));

@@ -9,31 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rays.h"
+
 /* Stockfish's generator: xorshift64star. */
 static uint64_t next_random(uint64_t *state) {
     *state ^= *state >> 12;
     *state ^= *state << 25;
     *state ^= *state >> 27;
     return *state * 2685821657736338717ULL;
-}
-
-static const int ROOK_STEPS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-static const int BISHOP_STEPS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-
-static uint64_t sliding_attacks(const int steps[4][2], int square, uint64_t occupied) {
-    uint64_t attacks = 0;
-    for (int d = 0; d < 4; d++) {
-        int file = square % 8 + steps[d][0], rank = square / 8 + steps[d][1];
-        while (file >= 0 && file < 8 && rank >= 0 && rank < 8) {
-            uint64_t bit = 1ULL << (rank * 8 + file);
-            attacks |= bit;
-            if (occupied & bit)
-                break;
-            file += steps[d][0];
-            rank += steps[d][1];
-        }
-    }
-    return attacks;
 }
 
 #define ROOK_ENTRIES 102400
