@@ -11,7 +11,9 @@
  * makes the workload's first N occupancies, then prints one `name nanoseconds` line per twin named (names as bitforge's backends; names
  * without a twin are skipped) and fails if a checksum differs from CHECKSUM.
  */
+#if defined(__BMI2__) || defined(__AVX2__)
 #include <immintrin.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
