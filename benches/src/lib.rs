@@ -1,6 +1,7 @@
 //! What the benchmarks share: the inputs they measure on, the same on every run, and (with the
 //! `peers` feature) the adapters that run the same work on other move generators.
 
+pub mod c_twins;
 pub mod engine_path;
 pub mod inputs;
 pub mod kernels;
