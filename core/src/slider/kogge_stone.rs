@@ -113,13 +113,13 @@ pub const fn kogge_stone_bishops(bishops: Bitboard, occupancy: Bitboard) -> Bitb
     )
 }
 
-/// The bit of `square`, shifted in rather than read from the table [`Square::bitboard`]
+/// The set of `square`, its bit shifted in rather than read from the table [`Square::bitboard`]
 /// reads: a loop of lookups that the compiler vectorises across squares then makes four at
 /// once with one shift instead of four loads put together lane by lane (results/analysis.md,
 /// issue 37).
 #[inline(always)]
-const fn shifted_in(square: Square) -> u64 {
-    1 << square.index()
+const fn shifted_in(square: Square) -> Bitboard {
+    Bitboard(1 << square.index())
 }
 
 impl Slider for KoggeStone {
@@ -134,11 +134,11 @@ impl Slider for KoggeStone {
 
     #[inline(always)]
     fn rook_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        kogge_stone_rooks(Bitboard(shifted_in(square)), occupancy)
+        kogge_stone_rooks(shifted_in(square), occupancy)
     }
 
     #[inline(always)]
     fn bishop_attacks(self, square: Square, occupancy: Bitboard) -> Bitboard {
-        kogge_stone_bishops(Bitboard(shifted_in(square)), occupancy)
+        kogge_stone_bishops(shifted_in(square), occupancy)
     }
 }
