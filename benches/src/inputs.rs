@@ -93,9 +93,9 @@ pub fn streamed_queen(occupancies: usize) -> StreamedQueen {
     for _ in 0..occupancies {
         workload.occupancies.push(Bitboard(next() & next()));
         let random = next();
-        // Twelve six-bit fields of one random word, a square each; the shift wraps at 64, so
-        // the last two re-read low bits (as release builds always did: the workload measured
-        // since, which debug builds refused with an overflow).
+        // Twelve six-bit fields of one random word, a square each; the last shift (66) wraps
+        // at 64 and re-reads bits 2 to 7, as release builds always did (the workload measured
+        // since), where debug builds refused it with an overflow.
         workload.squares.push(core::array::from_fn(|i| {
             Square::ALL[random.wrapping_shr(6 * i as u32) as usize & 63]
         }));
