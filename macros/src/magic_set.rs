@@ -68,38 +68,31 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<String> {
     // A black magic's key ORs in the mask's complement, so the fields keep the complement
     // (`!` twice folds away): one instruction less per lookup than complementing the mask.
     let (stored_mask, read_mask) = match set.scheme {
-        Scheme::Black => ("!entries[square].mask", "!self.key_masks[square]"),
-        Scheme::Fancy | Scheme::Fixed => ("entries[square].mask", "self.key_masks[square]"),
+        Scheme::Black => ("!entry.mask", "!self.key_mask"),
+        Scheme::Fancy | Scheme::Fixed => ("entry.mask", "self.key_mask"),
     };
     // Where every square of a piece has the same shift (fixed-shift and black sets), the
     // lookup shifts by a constant instead of loading it: one load less per lookup.
-    let shift_of = |kind: SliderKind, fields: &str| {
+    let shift_of = |kind: SliderKind| {
         let entries = set.entries(kind);
         let bits = entries[0].bits;
         if entries.iter().all(|entry| entry.bits == bits) {
             format!("{}u32", 64 - u32::from(bits))
         } else {
-            format!("{fields}.shifts[square]")
+            "fields.shift as u32".to_owned()
         }
     };
     // A post-masked set's lookups AND the slot with the square's empty-board attacks; a plain
     // set's carry no mask field, and so no extra load.
     let post_masked = set.post_masked;
-    let (post_masks_field, post_masks_init, post_masks_copy) = if post_masked {
+    let (post_mask_field, post_mask_init, post_mask_read) = if post_masked {
         (
-            "post_masks: [u64; 64],",
-            "post_masks: [0; 64],",
-            "fields.post_masks[square] = entries[square].post_mask;",
+            "post_mask: u64,",
+            "post_mask: entry.post_mask,",
+            "& fields.post_mask",
         )
     } else {
         ("", "", "")
-    };
-    let post_mask_of = |fields: &str| {
-        if post_masked {
-            format!("& {fields}.post_masks[square]")
-        } else {
-            String::new()
-        }
     };
 
     Ok(fill(
@@ -158,61 +151,73 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<String> {
             /// Bishop entries by square (`a1 = 0`, `h8 = 63`).
             pub static BISHOP: [Entry; 64] = [$bishop];
 
-            /// One piece's entries field by field, as the lookups read them: a square's
-            /// number addresses each field directly instead of being scaled by the 32-byte
-            /// [`Entry`] first (one instruction less per lookup).
-            #[derive(Debug)]
-            pub struct Fields {
-                /// The masks, complemented for a black magic.
-                key_masks: [u64; 64],
-                magics: [u64; 64],
-                shifts: [u32; 64],
-                offsets: [isize; 64],
-                $post_masks_field
+            /// One piece's fields of one square as the lookups read them (the mask
+            /// complemented for a black magic, the shift widened to a word).
+            #[derive(Clone, Copy, Debug)]
+            #[repr(C)]
+            pub struct PieceFields {
+                key_mask: u64,
+                magic: u64,
+                shift: u64,
+                offset: isize,
+                $post_mask_field
             }
 
-            impl Fields {
-                const fn new(entries: &[Entry; 64]) -> Fields {
-                    let mut fields = Fields {
-                        key_masks: [0; 64],
-                        magics: [0; 64],
-                        shifts: [0; 64],
-                        offsets: [0; 64],
-                        $post_masks_init
-                    };
-                    let mut square = 0;
-                    while square < 64 {
-                        fields.key_masks[square] = $stored_mask;
-                        fields.magics[square] = entries[square].magic;
-                        fields.shifts[square] = entries[square].shift;
-                        fields.offsets[square] = entries[square].offset;
-                        $post_masks_copy
-                        square += 1;
+            impl PieceFields {
+                const fn new(entry: &Entry) -> PieceFields {
+                    PieceFields {
+                        key_mask: $stored_mask,
+                        magic: entry.magic,
+                        shift: entry.shift as u64,
+                        offset: entry.offset,
+                        $post_mask_init
                     }
-                    fields
                 }
 
-                /// The slot in [`ATTACKS`] that `occupancy` selects for `square` (`0..64`),
-                /// as [`Entry::slot`] gives it.
+                /// The slot in [`ATTACKS`] that `occupancy` selects, as [`Entry::slot`]
+                /// gives it.
                 #[inline(always)]
-                pub const fn slot(&self, square: usize, occupancy: u64) -> usize {
-                    self.slot_shifted(square, occupancy, self.shifts[square])
+                pub const fn slot(&self, occupancy: u64) -> usize {
+                    self.slot_shifted(occupancy, self.shift as u32)
                 }
 
-                /// [`slot`](Self::slot) with the square's shift given, a constant in the
-                /// lookups of a piece whose squares all have the same.
+                /// [`slot`](Self::slot) with the shift given, a constant in the lookups of a
+                /// piece whose squares all have the same.
                 #[inline(always)]
-                const fn slot_shifted(&self, square: usize, occupancy: u64, shift: u32) -> usize {
+                const fn slot_shifted(&self, occupancy: u64, shift: u32) -> usize {
                     let index = $fields_index;
-                    (self.offsets[square] as usize).wrapping_add(index)
+                    (self.offset as usize).wrapping_add(index)
                 }
             }
 
-            /// [`ROOK`] field by field.
-            pub static ROOK_FIELDS: Fields = Fields::new(&ROOK);
+            /// Both pieces' fields of one square together, in one cache line (two for a
+            /// post-masked set): a queen's two lookups read one line, and one scaled square
+            /// addresses every field.
+            #[derive(Clone, Copy, Debug)]
+            #[repr(C, align(64))]
+            pub struct SquareFields {
+                /// The rook's.
+                pub rook: PieceFields,
+                /// The bishop's.
+                pub bishop: PieceFields,
+            }
 
-            /// [`BISHOP`] field by field.
-            pub static BISHOP_FIELDS: Fields = Fields::new(&BISHOP);
+            /// [`ROOK`] and [`BISHOP`] as the lookups read them, by square.
+            pub static FIELDS: [SquareFields; 64] = {
+                let mut fields = [SquareFields {
+                    rook: PieceFields::new(&ROOK[0]),
+                    bishop: PieceFields::new(&BISHOP[0]),
+                }; 64];
+                let mut square = 1;
+                while square < 64 {
+                    fields[square] = SquareFields {
+                        rook: PieceFields::new(&ROOK[square]),
+                        bishop: PieceFields::new(&BISHOP[square]),
+                    };
+                    square += 1;
+                }
+                fields
+            };
 
             /// Attack sets by slot, shared by both pieces; unused slots hold 0.
             pub static ATTACKS: [u64; ENTRIES] = $attacks;
@@ -224,12 +229,13 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<String> {
             /// If `square` is 64 or more.
             #[inline(always)]
             pub fn rook_attacks(square: usize, occupancy: u64) -> u64 {
-                let slot = ROOK_FIELDS.slot_shifted(square, occupancy, $rook_shift);
+                let fields = &FIELDS[square].rook;
+                let slot = fields.slot_shifted(occupancy, $rook_shift);
                 // SAFETY: the macro verified every relevant occupancy of every square, and
                 // `slot` sees only the relevant bits, so the slot is inside the table.
                 #[allow(unsafe_code)]
                 let attacks = unsafe { *ATTACKS.get_unchecked(slot) };
-                attacks $rook_post_mask
+                attacks $post_mask_read
             }
 
             /// The squares a bishop on `square` (`0..64`) attacks when `occupancy` is occupied.
@@ -239,11 +245,12 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<String> {
             /// If `square` is 64 or more.
             #[inline(always)]
             pub fn bishop_attacks(square: usize, occupancy: u64) -> u64 {
-                let slot = BISHOP_FIELDS.slot_shifted(square, occupancy, $bishop_shift);
+                let fields = &FIELDS[square].bishop;
+                let slot = fields.slot_shifted(occupancy, $bishop_shift);
                 // SAFETY: as for `rook_attacks`.
                 #[allow(unsafe_code)]
                 let attacks = unsafe { *ATTACKS.get_unchecked(slot) };
-                attacks $bishop_post_mask
+                attacks $post_mask_read
             }
         }
         "#,
@@ -261,22 +268,14 @@ pub(crate) fn expand(input: MagicSetInput) -> parse::Result<String> {
             ),
             ("rook", &entries(&set, SliderKind::Rook)),
             ("bishop", &entries(&set, SliderKind::Bishop)),
-            ("post_masks_field", post_masks_field),
-            ("post_masks_init", post_masks_init),
+            ("post_mask_field", post_mask_field),
+            ("post_mask_init", post_mask_init),
             ("stored_mask", stored_mask),
-            ("post_masks_copy", post_masks_copy),
-            (
-                "fields_index",
-                &index(read_mask, "self.magics[square]", "shift"),
-            ),
+            ("fields_index", &index(read_mask, "self.magic", "shift")),
             ("attacks", &packed_array(&table.attacks)),
-            ("rook_shift", &shift_of(SliderKind::Rook, "ROOK_FIELDS")),
-            ("rook_post_mask", &post_mask_of("ROOK_FIELDS")),
-            (
-                "bishop_shift",
-                &shift_of(SliderKind::Bishop, "BISHOP_FIELDS"),
-            ),
-            ("bishop_post_mask", &post_mask_of("BISHOP_FIELDS")),
+            ("rook_shift", &shift_of(SliderKind::Rook)),
+            ("bishop_shift", &shift_of(SliderKind::Bishop)),
+            ("post_mask_read", post_mask_read),
         ],
     ))
 }

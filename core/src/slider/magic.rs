@@ -17,8 +17,7 @@ macro_rules! magic_backend {
         impl Slider for $backend {
             const NAME: &'static str = $name;
             const TABLE_BYTES: usize = size_of_val(&crate::tables::$set::ATTACKS)
-                + size_of_val(&crate::tables::$set::ROOK_FIELDS)
-                + size_of_val(&crate::tables::$set::BISHOP_FIELDS);
+                + size_of_val(&crate::tables::$set::FIELDS);
             type Level = Baseline;
 
 
