@@ -134,6 +134,56 @@ pub(crate) fn generate_legal<S: Slider, K: MoveSink, T>(
     }
 }
 
+/// The squares one side's pawns, knights and king attack, apart: the part of the other
+/// side's banned squares that no slider lookup makes, and that a move changes only in the
+/// moved piece's own kind.
+#[derive(Clone, Copy)]
+pub(crate) struct StepAttacks {
+    pub(crate) pawns: Bitboard,
+    pub(crate) knights: Bitboard,
+    pub(crate) king: Bitboard,
+}
+
+impl StepAttacks {
+    /// `color`'s step attacks on `board`.
+    #[inline(always)]
+    pub(crate) fn of<T>(board: &Board<T>, color: Color) -> StepAttacks {
+        StepAttacks {
+            pawns: Self::pawns_of(board, color),
+            knights: Self::knights_of(board, color),
+            king: Self::king_of(board, color),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn pawns_of<T>(board: &Board<T>, color: Color) -> Bitboard {
+        board
+            .pieces
+            .colored(color, PieceType::Pawn)
+            .pawn_attacks(color)
+    }
+
+    #[inline(always)]
+    pub(crate) fn knights_of<T>(board: &Board<T>, color: Color) -> Bitboard {
+        let mut attacked = Bitboard::EMPTY;
+        for knight in board.pieces.colored(color, PieceType::Knight) {
+            attacked |= knight_attacks(knight);
+        }
+        attacked
+    }
+
+    #[inline(always)]
+    pub(crate) fn king_of<T>(board: &Board<T>, color: Color) -> Bitboard {
+        king_attacks(board.pieces.king_square(color))
+    }
+
+    /// Every square of the three.
+    #[inline(always)]
+    pub(crate) fn all(self) -> Bitboard {
+        self.pawns | self.knights | self.king
+    }
+}
+
 /// Generates every legal move of `board`, `Us` to move, into `sink`.
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
@@ -141,6 +191,20 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink, T>(
     board: &Board<T>,
     rules: &Rules<S>,
     sink: &mut K,
+) {
+    let their_steps = StepAttacks::of(board, Us::Other::COLOR).all();
+    generate_given::<Us, S, K, T>(board, rules, sink, their_steps);
+}
+
+/// [`generate`] with the enemy's step attacks (pawns, knights and king: [`StepAttacks`])
+/// given, by a parent that knows them from its own position.
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
+pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
+    board: &Board<T>,
+    rules: &Rules<S>,
+    sink: &mut K,
+    their_steps: Bitboard,
 ) {
     let slider = rules.slider;
     let pieces = &board.pieces;
@@ -155,12 +219,7 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink, T>(
     // The king: every square the enemy attacks is out, the sliders' attacks taken with the
     // king lifted so that it cannot hide behind itself. Castling reads the same map.
     let without_king = occupied ^ king;
-    let mut banned = pieces.colored(them, PieceType::Pawn).pawn_attacks(them)
-        | king_attacks(pieces.king_square(them));
-    for knight in pieces.colored(them, PieceType::Knight) {
-        banned |= knight_attacks(knight);
-    }
-    banned |= slider_attack_map(slider, their_rooks, their_bishops, without_king);
+    let banned = their_steps | slider_attack_map(slider, their_rooks, their_bishops, without_king);
     sink.targets(PieceType::King, king, king_attacks(king) - ours - banned);
     // The king is in check exactly when its own square is attacked: the map answers that, so
     // the checkers themselves are looked for only then.

@@ -4,7 +4,7 @@
 
 use core::marker::PhantomData;
 
-use super::generate::{MoveCounter, MoveSink, generate, origin};
+use super::generate::{MoveCounter, MoveSink, StepAttacks, generate, generate_given, origin};
 use crate::board::side::{Black, Side, White};
 use crate::board::{Board, Rules};
 use crate::slider::Slider;
@@ -21,12 +21,13 @@ pub(crate) fn perft<S: Slider, T>(board: &Board<T>, rules: &Rules<S>, depth: u32
     }
 }
 
-/// The number of legal moves: perft at depth 1.
+/// The number of legal moves, the enemy's step attacks ([`StepAttacks`]) given: perft at
+/// depth 1.
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
-fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
+fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, their_steps: Bitboard) -> u64 {
     let mut counter = MoveCounter(0);
-    generate::<Us, S, _, ()>(board, rules, &mut counter);
+    generate_given::<Us, S, _, ()>(board, rules, &mut counter, their_steps);
     counter.0
 }
 
@@ -34,12 +35,16 @@ fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
 /// copy of the counting generator per parent, called for each child.
 #[cfg(not(feature = "perft-inline"))]
 #[inline(always)]
-fn count_child<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
+fn count_child<Us: Side, S: Slider>(
+    board: &Board<()>,
+    rules: &Rules<S>,
+    their_steps: Bitboard,
+) -> u64 {
     // SAFETY: a value of the backend proves the CPU has its level.
     unsafe {
         <S::Level as crate::slider::Level>::apart(
             #[inline(always)]
-            || count::<Us, S>(board, rules),
+            || count::<Us, S>(board, rules, their_steps),
         )
     }
 }
@@ -51,8 +56,12 @@ fn count_child<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 
 /// third part, and issue 36, fourth round).
 #[cfg(feature = "perft-inline")]
 #[inline(always)]
-fn count_child<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>) -> u64 {
-    count::<Us, S>(board, rules)
+fn count_child<Us: Side, S: Slider>(
+    board: &Board<()>,
+    rules: &Rules<S>,
+    their_steps: Bitboard,
+) -> u64 {
+    count::<Us, S>(board, rules, their_steps)
 }
 
 /// Perft for `depth >= 1`. Each ply is a function compiled for the backend's level, so the
@@ -66,7 +75,9 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
         || match depth {
             // Only a root at depth 1 comes here: counted by the copy the leaves' parents call
             // rather than one more inlined copy of the generator.
-            0 | 1 => count_child::<Us, S>(board, rules),
+            0 | 1 => {
+                count_child::<Us, S>(board, rules, StepAttacks::of(board, Us::Other::COLOR).all())
+            }
             // Two plies above the leaves is a generator instantiation of its own, each child's
             // moves counted (`count_child`), not recursed into: with no recursion in it the
             // compiler keeps more in registers (results/analysis.md, issue 6, third part).
@@ -89,6 +100,17 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         board,
         rules,
         depth,
+        // What the children's generators read as the enemy's step attacks: ours, which most
+        // moves leave as they are.
+        steps: if LAST {
+            StepAttacks::of(board, Us::COLOR)
+        } else {
+            StepAttacks {
+                pawns: Bitboard::EMPTY,
+                knights: Bitboard::EMPTY,
+                king: Bitboard::EMPTY,
+            }
+        },
         nodes: 0,
         side: PhantomData,
     };
@@ -103,15 +125,30 @@ struct Children<'a, Us, S, const LAST: bool> {
     rules: &'a Rules<S>,
     /// The depth left below each child.
     depth: u32,
+    /// `LAST`: the side to move's step attacks here, handed to each child with the moved
+    /// piece's kind updated.
+    steps: StepAttacks,
     nodes: u64,
     side: PhantomData<Us>,
 }
 
 impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
+    /// Counts or walks `child`, in which a piece of kind `moved` (or none: `None`) changed
+    /// the mover's step attacks.
     #[inline(always)]
-    fn visit(&mut self, child: Board<()>) {
+    fn visit(&mut self, child: Board<()>, moved: Option<PieceType>) {
         self.nodes += if LAST {
-            count_child::<Us::Other, S>(&child, self.rules)
+            let mut steps = self.steps;
+            match moved {
+                Some(PieceType::Pawn) => steps.pawns = StepAttacks::pawns_of(&child, Us::COLOR),
+                Some(PieceType::Knight) => {
+                    steps.knights = StepAttacks::knights_of(&child, Us::COLOR);
+                }
+                Some(PieceType::King) => steps.king = StepAttacks::king_of(&child, Us::COLOR),
+                Some(_) => {}
+                None => steps = StepAttacks::of(&child, Us::COLOR),
+            }
+            count_child::<Us::Other, S>(&child, self.rules, steps.all())
         } else {
             perft_from::<Us::Other, S>(&child, self.rules, self.depth)
         };
@@ -128,12 +165,14 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
             self.visit(
                 self.board
                     .moved::<Us, true>(piece, from, to, &self.rules.castling),
+                Some(piece),
             );
         }
         for to in targets - theirs {
             self.visit(
                 self.board
                     .moved::<Us, false>(piece, from, to, &self.rules.castling),
+                Some(piece),
             );
         }
     }
@@ -142,12 +181,11 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
     fn pawn_moves<const CAPTURE: bool>(&mut self, targets: Bitboard, step: Direction) {
         for to in targets {
             let from = origin(to, step);
-            self.visit(self.board.moved::<Us, CAPTURE>(
-                PieceType::Pawn,
-                from,
-                to,
-                &self.rules.castling,
-            ));
+            self.visit(
+                self.board
+                    .moved::<Us, CAPTURE>(PieceType::Pawn, from, to, &self.rules.castling),
+                Some(PieceType::Pawn),
+            );
         }
     }
 
@@ -157,6 +195,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
             self.visit(
                 self.board
                     .pushed_twice::<Us, S>(origin(to, step), to, self.rules.slider),
+                Some(PieceType::Pawn),
             );
         }
     }
@@ -174,6 +213,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.visit(
                     self.board
                         .promoted::<Us>(from, to, promoted, &self.rules.castling),
+                    None,
                 );
             }
         }
@@ -181,11 +221,14 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
 
     #[inline(always)]
     fn en_passant(&mut self, from: Square, to: Square) {
-        self.visit(self.board.captured_en_passant::<Us>(from, to));
+        self.visit(
+            self.board.captured_en_passant::<Us>(from, to),
+            Some(PieceType::Pawn),
+        );
     }
 
     #[inline(always)]
     fn castling(&mut self, king: Square, rook: Square) {
-        self.visit(self.board.castled::<Us>(king, rook));
+        self.visit(self.board.castled::<Us>(king, rook), Some(PieceType::King));
     }
 }
