@@ -19,6 +19,8 @@ pub(crate) trait Side {
     const THIRD_RANK: Bitboard = relative_rank(Self::COLOR, Rank::R3).bitboard();
     /// The rank where pawns promote.
     const LAST_RANK: Bitboard = relative_rank(Self::COLOR, Rank::R8).bitboard();
+    /// The rank a pawn promotes from.
+    const SEVENTH_RANK: Bitboard = relative_rank(Self::COLOR, Rank::R7).bitboard();
     /// The opponent.
     type Other: Side;
 }

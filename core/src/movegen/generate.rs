@@ -356,9 +356,12 @@ fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink, T>(
     sink.double_pushes(double, Direction(2 * Us::UP.0));
     sink.pawn_moves::<true>(left - Us::LAST_RANK, Us::UP_LEFT);
     sink.pawn_moves::<true>(right - Us::LAST_RANK, Us::UP_RIGHT);
-    sink.promotions(single & Us::LAST_RANK, Us::UP);
-    sink.promotions(left & Us::LAST_RANK, Us::UP_LEFT);
-    sink.promotions(right & Us::LAST_RANK, Us::UP_RIGHT);
+    // Most positions have no pawn a step from promoting: one test skips the three sets.
+    if !(pawns & Us::SEVENTH_RANK).is_empty() {
+        sink.promotions(single & Us::LAST_RANK, Us::UP);
+        sink.promotions(left & Us::LAST_RANK, Us::UP_LEFT);
+        sink.promotions(right & Us::LAST_RANK, Us::UP_RIGHT);
+    }
 
     if let Some(square) = board.en_passant {
         let captured = origin(square, Us::UP);
