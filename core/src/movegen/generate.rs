@@ -336,21 +336,31 @@ fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink, T>(
     let theirs = pieces.pieces_of(them);
     let pawns = pieces.colored(Us::COLOR, PieceType::Pawn);
 
-    let pushers = pawns - pin_diagonal;
-    let single = ((pushers - pin_orthogonal).shift(Us::UP)
-        | ((pushers & pin_orthogonal).shift(Us::UP) & pin_orthogonal))
-        & empty;
+    // Pinned pawns are rare: one test spares most nodes the pin masks.
+    let (single, left, right) = if (pawns & (pin_orthogonal | pin_diagonal)).is_empty() {
+        (
+            pawns.shift(Us::UP) & empty,
+            pawns.shift(Us::UP_LEFT) & theirs & allowed,
+            pawns.shift(Us::UP_RIGHT) & theirs & allowed,
+        )
+    } else {
+        let pushers = pawns - pin_diagonal;
+        let capturers = pawns - pin_orthogonal;
+        let free = capturers - pin_diagonal;
+        let pinned = capturers & pin_diagonal;
+        let capture = |direction: Direction| {
+            (free.shift(direction) | (pinned.shift(direction) & pin_diagonal)) & theirs & allowed
+        };
+        (
+            ((pushers - pin_orthogonal).shift(Us::UP)
+                | ((pushers & pin_orthogonal).shift(Us::UP) & pin_orthogonal))
+                & empty,
+            capture(Us::UP_LEFT),
+            capture(Us::UP_RIGHT),
+        )
+    };
     let double = (single & Us::THIRD_RANK).shift(Us::UP) & empty & allowed;
     let single = single & allowed;
-
-    let capturers = pawns - pin_orthogonal;
-    let free = capturers - pin_diagonal;
-    let pinned = capturers & pin_diagonal;
-    let capture = |direction: Direction| {
-        (free.shift(direction) | (pinned.shift(direction) & pin_diagonal)) & theirs & allowed
-    };
-    let left = capture(Us::UP_LEFT);
-    let right = capture(Us::UP_RIGHT);
 
     sink.pawn_moves::<false>(single - Us::LAST_RANK, Us::UP);
     sink.double_pushes(double, Direction(2 * Us::UP.0));
