@@ -32,6 +32,12 @@ pub(crate) trait MoveSink {
     fn en_passant(&mut self, from: Square, to: Square);
     /// Castling, the king on `king` taking its own rook on `rook`.
     fn castling(&mut self, king: Square, rook: Square);
+    /// Whether the sink only counts: then [`counted`](Self::counted) may stand for moves
+    /// that a parent counted for the generator ([`Handed::knight_moves`]).
+    const COUNTS_ONLY: bool = false;
+    /// `moves` more moves, counted without their squares; called only when `COUNTS_ONLY`.
+    #[inline(always)]
+    fn counted(&mut self, _moves: u64) {}
 }
 
 /// Counts moves without listing them.
@@ -66,6 +72,13 @@ impl MoveSink for MoveCounter {
     #[inline(always)]
     fn castling(&mut self, _king: Square, _rook: Square) {
         self.0 += 1;
+    }
+
+    const COUNTS_ONLY: bool = true;
+
+    #[inline(always)]
+    fn counted(&mut self, moves: u64) {
+        self.0 += moves;
     }
 }
 
@@ -145,6 +158,13 @@ pub(crate) struct StepAttacks {
 }
 
 impl StepAttacks {
+    /// No square.
+    pub(crate) const NONE: StepAttacks = StepAttacks {
+        pawns: Bitboard::EMPTY,
+        knights: Bitboard::EMPTY,
+        king: Bitboard::EMPTY,
+    };
+
     /// `color`'s step attacks on `board`.
     #[inline(always)]
     pub(crate) fn of<T>(board: &Board<T>, color: Color) -> StepAttacks {
@@ -184,6 +204,17 @@ impl StepAttacks {
     }
 }
 
+/// What a parent knows of a child's position and hands its generator ([`generate_given`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Handed {
+    /// The enemy's step attacks ([`StepAttacks::all`]).
+    pub(crate) their_steps: Bitboard,
+    /// The side to move's knight moves, counted by the parent where its move left this
+    /// side's pieces as they were: they hold unless this side is in check or a knight of it
+    /// is pinned, and only a counting sink reads them.
+    pub(crate) knight_moves: Option<u64>,
+}
+
 /// Generates every legal move of `board`, `Us` to move, into `sink`.
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
@@ -192,19 +223,33 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink, T>(
     rules: &Rules<S>,
     sink: &mut K,
 ) {
-    let their_steps = StepAttacks::of(board, Us::Other::COLOR).all();
-    generate_given::<Us, S, K, T>(board, rules, sink, their_steps);
+    let handed = Handed {
+        their_steps: StepAttacks::of(board, Us::Other::COLOR).all(),
+        knight_moves: None,
+    };
+    generate_given::<Us, S, K, T>(board, rules, sink, handed);
 }
 
-/// [`generate`] with the enemy's step attacks (pawns, knights and king: [`StepAttacks`])
-/// given, by a parent that knows them from its own position.
+/// The knight moves of `color`'s knights on `board` to any square but its own pieces': all
+/// of them when the side is not in check and no knight is pinned.
+#[inline(always)]
+pub(crate) fn knight_moves<T>(board: &Board<T>, color: Color) -> u64 {
+    let own = board.pieces.pieces_of(color);
+    let mut moves = 0;
+    for knight in board.pieces.colored(color, PieceType::Knight) {
+        moves += u64::from((knight_attacks(knight) - own).count());
+    }
+    moves
+}
+
+/// [`generate`] with what a parent knows of the position handed over ([`Handed`]).
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
 pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
     board: &Board<T>,
     rules: &Rules<S>,
     sink: &mut K,
-    their_steps: Bitboard,
+    handed: Handed,
 ) {
     let slider = rules.slider;
     let pieces = &board.pieces;
@@ -219,7 +264,8 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
     // The king: every square the enemy attacks is out, the sliders' attacks taken with the
     // king lifted so that it cannot hide behind itself. Castling reads the same map.
     let without_king = occupied ^ king;
-    let banned = their_steps | slider_attack_map(slider, their_rooks, their_bishops, without_king);
+    let banned =
+        handed.their_steps | slider_attack_map(slider, their_rooks, their_bishops, without_king);
     sink.targets(PieceType::King, king, king_attacks(king) - ours - banned);
     // The king is in check exactly when its own square is attacked: the map answers that, so
     // the checkers themselves are looked for only then.
@@ -249,8 +295,16 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
 
     // A pinned knight can never move; other pinned pieces (rare) get loops of their own so
     // that the common case tests no pin per piece.
-    for from in pieces.colored(Us::COLOR, PieceType::Knight) - pinned {
-        sink.targets(PieceType::Knight, from, knight_attacks(from) & allowed);
+    let knights = pieces.colored(Us::COLOR, PieceType::Knight);
+    match handed.knight_moves {
+        Some(moves) if K::COUNTS_ONLY && !in_check && (knights & pinned).is_empty() => {
+            sink.counted(moves);
+        }
+        _ => {
+            for from in knights - pinned {
+                sink.targets(PieceType::Knight, from, knight_attacks(from) & allowed);
+            }
+        }
     }
     let bishops = pieces.colored(Us::COLOR, PieceType::Bishop);
     let rooks = pieces.colored(Us::COLOR, PieceType::Rook);

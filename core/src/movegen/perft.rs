@@ -4,7 +4,9 @@
 
 use core::marker::PhantomData;
 
-use super::generate::{MoveCounter, MoveSink, StepAttacks, generate, generate_given, origin};
+use super::generate::{
+    Handed, MoveCounter, MoveSink, StepAttacks, generate, generate_given, knight_moves, origin,
+};
 use crate::board::side::{Black, Side, White};
 use crate::board::{Board, Rules};
 use crate::slider::Slider;
@@ -21,13 +23,12 @@ pub(crate) fn perft<S: Slider, T>(board: &Board<T>, rules: &Rules<S>, depth: u32
     }
 }
 
-/// The number of legal moves, the enemy's step attacks ([`StepAttacks`]) given: perft at
-/// depth 1.
+/// The number of legal moves, with what the parent knows ([`Handed`]): perft at depth 1.
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
-fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, their_steps: Bitboard) -> u64 {
+fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, handed: Handed) -> u64 {
     let mut counter = MoveCounter(0);
-    generate_given::<Us, S, _, ()>(board, rules, &mut counter, their_steps);
+    generate_given::<Us, S, _, ()>(board, rules, &mut counter, handed);
     counter.0
 }
 
@@ -35,16 +36,12 @@ fn count<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, their_steps: 
 /// copy of the counting generator per parent, called for each child.
 #[cfg(not(feature = "perft-inline"))]
 #[inline(always)]
-fn count_child<Us: Side, S: Slider>(
-    board: &Board<()>,
-    rules: &Rules<S>,
-    their_steps: Bitboard,
-) -> u64 {
+fn count_child<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, handed: Handed) -> u64 {
     // SAFETY: a value of the backend proves the CPU has its level.
     unsafe {
         <S::Level as crate::slider::Level>::apart(
             #[inline(always)]
-            || count::<Us, S>(board, rules, their_steps),
+            || count::<Us, S>(board, rules, handed),
         )
     }
 }
@@ -56,12 +53,8 @@ fn count_child<Us: Side, S: Slider>(
 /// third part, and issue 36, fourth round).
 #[cfg(feature = "perft-inline")]
 #[inline(always)]
-fn count_child<Us: Side, S: Slider>(
-    board: &Board<()>,
-    rules: &Rules<S>,
-    their_steps: Bitboard,
-) -> u64 {
-    count::<Us, S>(board, rules, their_steps)
+fn count_child<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, handed: Handed) -> u64 {
+    count::<Us, S>(board, rules, handed)
 }
 
 /// Perft for `depth >= 1`. Each ply is a function compiled for the backend's level, so the
@@ -75,9 +68,14 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
         || match depth {
             // Only a root at depth 1 comes here: counted by the copy the leaves' parents call
             // rather than one more inlined copy of the generator.
-            0 | 1 => {
-                count_child::<Us, S>(board, rules, StepAttacks::of(board, Us::Other::COLOR).all())
-            }
+            0 | 1 => count_child::<Us, S>(
+                board,
+                rules,
+                Handed {
+                    their_steps: StepAttacks::of(board, Us::Other::COLOR).all(),
+                    knight_moves: None,
+                },
+            ),
             // Two plies above the leaves is a generator instantiation of its own, each child's
             // moves counted (`count_child`), not recursed into: with no recursion in it the
             // compiler keeps more in registers (results/analysis.md, issue 6, third part).
@@ -101,15 +99,17 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         rules,
         depth,
         // What the children's generators read as the enemy's step attacks: ours, which most
-        // moves leave as they are.
+        // moves leave as they are; and the other side's knight moves, which every move that
+        // takes nothing leaves as they are.
         steps: if LAST {
             StepAttacks::of(board, Us::COLOR)
         } else {
-            StepAttacks {
-                pawns: Bitboard::EMPTY,
-                knights: Bitboard::EMPTY,
-                king: Bitboard::EMPTY,
-            }
+            StepAttacks::NONE
+        },
+        their_knight_moves: if LAST {
+            knight_moves(board, Us::Other::COLOR)
+        } else {
+            0
         },
         nodes: 0,
         side: PhantomData,
@@ -128,15 +128,18 @@ struct Children<'a, Us, S, const LAST: bool> {
     /// `LAST`: the side to move's step attacks here, handed to each child with the moved
     /// piece's kind updated.
     steps: StepAttacks,
+    /// `LAST`: the other side's knight moves here, handed to each child of a move that
+    /// captures nothing.
+    their_knight_moves: u64,
     nodes: u64,
     side: PhantomData<Us>,
 }
 
 impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
     /// Counts or walks `child`, in which a piece of kind `moved` (or none: `None`) changed
-    /// the mover's step attacks.
+    /// the mover's step attacks; `quiet`: the move captured nothing.
     #[inline(always)]
-    fn visit(&mut self, child: Board<()>, moved: Option<PieceType>) {
+    fn visit(&mut self, child: Board<()>, moved: Option<PieceType>, quiet: bool) {
         self.nodes += if LAST {
             let mut steps = self.steps;
             match moved {
@@ -148,7 +151,11 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
                 Some(_) => {}
                 None => steps = StepAttacks::of(&child, Us::COLOR),
             }
-            count_child::<Us::Other, S>(&child, self.rules, steps.all())
+            let handed = Handed {
+                their_steps: steps.all(),
+                knight_moves: quiet.then_some(self.their_knight_moves),
+            };
+            count_child::<Us::Other, S>(&child, self.rules, handed)
         } else {
             perft_from::<Us::Other, S>(&child, self.rules, self.depth)
         };
@@ -166,6 +173,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, true>(piece, from, to, &self.rules.castling),
                 Some(piece),
+                false,
             );
         }
         for to in targets - theirs {
@@ -173,6 +181,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, false>(piece, from, to, &self.rules.castling),
                 Some(piece),
+                true,
             );
         }
     }
@@ -185,6 +194,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, CAPTURE>(PieceType::Pawn, from, to, &self.rules.castling),
                 Some(PieceType::Pawn),
+                !CAPTURE,
             );
         }
     }
@@ -196,6 +206,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .pushed_twice::<Us, S>(origin(to, step), to, self.rules.slider),
                 Some(PieceType::Pawn),
+                true,
             );
         }
     }
@@ -214,6 +225,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                     self.board
                         .promoted::<Us>(from, to, promoted, &self.rules.castling),
                     None,
+                    false,
                 );
             }
         }
@@ -224,11 +236,16 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
         self.visit(
             self.board.captured_en_passant::<Us>(from, to),
             Some(PieceType::Pawn),
+            false,
         );
     }
 
     #[inline(always)]
     fn castling(&mut self, king: Square, rook: Square) {
-        self.visit(self.board.castled::<Us>(king, rook), Some(PieceType::King));
+        self.visit(
+            self.board.castled::<Us>(king, rook),
+            Some(PieceType::King),
+            true,
+        );
     }
 }
