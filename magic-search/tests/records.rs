@@ -86,12 +86,7 @@ fn every_kept_proof_covers_its_tree_and_the_small_ones_recheck() {
                 Some(proof.tally.found_count as usize),
                 "{name}: {row}"
             );
-            let target = proof.target;
-            for found in proof.tally.best.iter().chain(&proof.tally.found) {
-                let check = magic_search::check_magic(target, found.magic)
-                    .unwrap_or_else(|error| panic!("{name}: {:#x}: {error}", found.magic));
-                assert_eq!((check.lowest, check.highest), (found.lowest, found.highest));
-            }
+            assert_found_magics_are_valid(name, &proof);
         }
         let nodes: u64 = proof.tally.levels.iter().map(|level| level.tested).sum();
         if nodes <= SMALL_PROOF_NODES {
@@ -101,4 +96,57 @@ fn every_kept_proof_covers_its_tree_and_the_small_ones_recheck() {
         checked += 1;
     }
     assert!(checked >= 8 && rechecked >= 3, "the kept proofs were found");
+}
+
+/// Every magic a proof lists is one, with the index range it lists.
+fn assert_found_magics_are_valid(name: &str, proof: &magic_search::ProofReport) {
+    for found in proof.tally.best.iter().chain(&proof.tally.found) {
+        let check = magic_search::check_magic(proof.target, found.magic)
+            .unwrap_or_else(|error| panic!("{name}: {:#x}: {error}", found.magic));
+        assert_eq!((check.lowest, check.highest), (found.lowest, found.highest));
+    }
+}
+
+/// Every chunk of a proof under way (`results/proofs/partial/`) reads, has covered a start of
+/// its own roots and no more, lists only valid magics, and is listed on its page with the
+/// roots it has done and the magics it found: the next run resumes from the file, and the
+/// page says how far it is.
+#[test]
+fn every_proof_under_way_reads_and_its_page_says_how_far_it_is() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/proofs/partial");
+    let page = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|ext| ext != "proof") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let proof = magic_search::ProofReport::parse(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
+        assert!(
+            proof.roots.start <= proof.done && proof.done <= proof.roots.end,
+            "{name}"
+        );
+        assert_found_magics_are_valid(name, &proof);
+        // | file | roots | done | nodes tested | magics found | time |
+        let row = page
+            .lines()
+            .find(|line| line.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("{name} is not listed"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(
+            cells[2],
+            format!("{:#x}..{:#x}", proof.roots.start, proof.roots.end),
+            "{name}: {row}"
+        );
+        assert_eq!(cells[3], format!("{:#x}", proof.done), "{name}: {row}");
+        assert_eq!(
+            cell_number(cells[5]),
+            Some(proof.tally.found_count as usize),
+            "{name}: {row}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 1, "the proofs under way were found");
 }
