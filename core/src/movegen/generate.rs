@@ -213,6 +213,49 @@ pub(crate) struct Handed {
     /// side's pieces as they were: they hold unless this side is in check or a knight of it
     /// is pinned, and only a counting sink reads them.
     pub(crate) knight_moves: Option<u64>,
+    /// The side to move's bishop, rook and queen moves, counted by the parent where its move
+    /// also changed no square they reach ([`SliderMoves`]); read as the knight moves are.
+    pub(crate) slider_moves: Option<u64>,
+}
+
+/// A side's bishop, rook and queen moves to any square but its own pieces' (all of them when
+/// it is not in check and none is pinned), and every square they reach, blockers included:
+/// moving a piece between two squares outside the reach changes none of those moves.
+#[derive(Clone, Copy)]
+pub(crate) struct SliderMoves {
+    pub(crate) moves: u64,
+    pub(crate) reach: Bitboard,
+}
+
+impl SliderMoves {
+    /// No slider.
+    pub(crate) const NONE: SliderMoves = SliderMoves {
+        moves: 0,
+        reach: Bitboard::EMPTY,
+    };
+
+    /// `color`'s slider moves on `board`.
+    #[inline(always)]
+    pub(crate) fn of<S: Slider, T>(board: &Board<T>, color: Color, slider: S) -> SliderMoves {
+        let pieces = &board.pieces;
+        let occupied = pieces.occupied();
+        let own = pieces.pieces_of(color);
+        let mut counted = SliderMoves::NONE;
+        let mut add = |attacks: Bitboard| {
+            counted.reach |= attacks;
+            counted.moves += u64::from((attacks - own).count());
+        };
+        for from in pieces.colored(color, PieceType::Bishop) {
+            add(slider.bishop_attacks(from, occupied));
+        }
+        for from in pieces.colored(color, PieceType::Rook) {
+            add(slider.rook_attacks(from, occupied));
+        }
+        for from in pieces.colored(color, PieceType::Queen) {
+            add(slider.queen_attacks(from, occupied));
+        }
+        counted
+    }
 }
 
 /// Generates every legal move of `board`, `Us` to move, into `sink`.
@@ -226,6 +269,7 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink, T>(
     let handed = Handed {
         their_steps: StepAttacks::of(board, Us::Other::COLOR).all(),
         knight_moves: None,
+        slider_moves: None,
     };
     generate_given::<Us, S, K, T>(board, rules, sink, handed);
 }
@@ -295,11 +339,12 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
 
     // A pinned knight can never move; other pinned pieces (rare) get loops of their own so
     // that the common case tests no pin per piece.
+    // What the parent counted holds out of check and with none of the pieces pinned.
+    let handed_holds =
+        |pieces: Bitboard| K::COUNTS_ONLY && !in_check && (pieces & pinned).is_empty();
     let knights = pieces.colored(Us::COLOR, PieceType::Knight);
     match handed.knight_moves {
-        Some(moves) if K::COUNTS_ONLY && !in_check && (knights & pinned).is_empty() => {
-            sink.counted(moves);
-        }
+        Some(moves) if handed_holds(knights) => sink.counted(moves),
         _ => {
             for from in knights - pinned {
                 sink.targets(PieceType::Knight, from, knight_attacks(from) & allowed);
@@ -309,17 +354,22 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
     let bishops = pieces.colored(Us::COLOR, PieceType::Bishop);
     let rooks = pieces.colored(Us::COLOR, PieceType::Rook);
     let queens = pieces.colored(Us::COLOR, PieceType::Queen);
-    for from in bishops - pinned {
-        let targets = slider.bishop_attacks(from, occupied) & allowed;
-        sink.targets(PieceType::Bishop, from, targets);
-    }
-    for from in rooks - pinned {
-        let targets = slider.rook_attacks(from, occupied) & allowed;
-        sink.targets(PieceType::Rook, from, targets);
-    }
-    for from in queens - pinned {
-        let targets = slider.queen_attacks(from, occupied) & allowed;
-        sink.targets(PieceType::Queen, from, targets);
+    match handed.slider_moves {
+        Some(moves) if handed_holds(bishops | rooks | queens) => sink.counted(moves),
+        _ => {
+            for from in bishops - pinned {
+                let targets = slider.bishop_attacks(from, occupied) & allowed;
+                sink.targets(PieceType::Bishop, from, targets);
+            }
+            for from in rooks - pinned {
+                let targets = slider.rook_attacks(from, occupied) & allowed;
+                sink.targets(PieceType::Rook, from, targets);
+            }
+            for from in queens - pinned {
+                let targets = slider.queen_attacks(from, occupied) & allowed;
+                sink.targets(PieceType::Queen, from, targets);
+            }
+        }
     }
     if !(pinned & (bishops | rooks | queens)).is_empty() {
         let diagonal = |from| slider.bishop_attacks(from, occupied);

@@ -5,7 +5,8 @@
 use core::marker::PhantomData;
 
 use super::generate::{
-    Handed, MoveCounter, MoveSink, StepAttacks, generate, generate_given, knight_moves, origin,
+    Handed, MoveCounter, MoveSink, SliderMoves, StepAttacks, generate, generate_given,
+    knight_moves, origin,
 };
 use crate::board::side::{Black, Side, White};
 use crate::board::{Board, Rules};
@@ -74,6 +75,7 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
                 Handed {
                     their_steps: StepAttacks::of(board, Us::Other::COLOR).all(),
                     knight_moves: None,
+                    slider_moves: None,
                 },
             ),
             // Two plies above the leaves is a generator instantiation of its own, each child's
@@ -111,6 +113,11 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         } else {
             0
         },
+        their_slider_moves: if LAST {
+            SliderMoves::of(board, Us::Other::COLOR, rules.slider)
+        } else {
+            SliderMoves::NONE
+        },
         nodes: 0,
         side: PhantomData,
     };
@@ -131,15 +138,19 @@ struct Children<'a, Us, S, const LAST: bool> {
     /// `LAST`: the other side's knight moves here, handed to each child of a move that
     /// captures nothing.
     their_knight_moves: u64,
+    /// `LAST`: the other side's slider moves here, handed to each child of a move that
+    /// captures nothing and changes no square they reach.
+    their_slider_moves: SliderMoves,
     nodes: u64,
     side: PhantomData<Us>,
 }
 
 impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
     /// Counts or walks `child`, in which a piece of kind `moved` (or none: `None`) changed
-    /// the mover's step attacks; `quiet`: the move captured nothing.
+    /// the mover's step attacks; `changed`, for a move that captured nothing: the squares whose
+    /// occupancy it changed (or more).
     #[inline(always)]
-    fn visit(&mut self, child: Board<()>, moved: Option<PieceType>, quiet: bool) {
+    fn visit(&mut self, child: Board<()>, moved: Option<PieceType>, changed: Option<Bitboard>) {
         self.nodes += if LAST {
             let mut steps = self.steps;
             match moved {
@@ -153,7 +164,10 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
             }
             let handed = Handed {
                 their_steps: steps.all(),
-                knight_moves: quiet.then_some(self.their_knight_moves),
+                knight_moves: changed.map(|_| self.their_knight_moves),
+                slider_moves: changed
+                    .filter(|squares| (*squares & self.their_slider_moves.reach).is_empty())
+                    .map(|_| self.their_slider_moves.moves),
             };
             count_child::<Us::Other, S>(&child, self.rules, handed)
         } else {
@@ -173,7 +187,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, true>(piece, from, to, &self.rules.castling),
                 Some(piece),
-                false,
+                None,
             );
         }
         for to in targets - theirs {
@@ -181,7 +195,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, false>(piece, from, to, &self.rules.castling),
                 Some(piece),
-                true,
+                Some(from | to),
             );
         }
     }
@@ -194,7 +208,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, CAPTURE>(PieceType::Pawn, from, to, &self.rules.castling),
                 Some(PieceType::Pawn),
-                !CAPTURE,
+                (!CAPTURE).then_some(from | to),
             );
         }
     }
@@ -202,11 +216,12 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
     #[inline(always)]
     fn double_pushes(&mut self, targets: Bitboard, step: Direction) {
         for to in targets {
+            let from = origin(to, step);
             self.visit(
                 self.board
-                    .pushed_twice::<Us, S>(origin(to, step), to, self.rules.slider),
+                    .pushed_twice::<Us, S>(from, to, self.rules.slider),
                 Some(PieceType::Pawn),
-                true,
+                Some(from | to),
             );
         }
     }
@@ -225,7 +240,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                     self.board
                         .promoted::<Us>(from, to, promoted, &self.rules.castling),
                     None,
-                    false,
+                    None,
                 );
             }
         }
@@ -236,7 +251,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
         self.visit(
             self.board.captured_en_passant::<Us>(from, to),
             Some(PieceType::Pawn),
-            false,
+            None,
         );
     }
 
@@ -245,7 +260,8 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
         self.visit(
             self.board.castled::<Us>(king, rook),
             Some(PieceType::King),
-            true,
+            // The king's and the rook's squares and destinations, not worked out: every one.
+            Some(Bitboard::FULL),
         );
     }
 }
