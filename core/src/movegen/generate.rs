@@ -209,41 +209,76 @@ impl StepAttacks {
 pub(crate) struct Handed {
     /// The enemy's step attacks ([`StepAttacks::all`]).
     pub(crate) their_steps: Bitboard,
-    /// The side to move's knight moves, counted by the parent where its move left this
-    /// side's pieces as they were: they hold unless this side is in check or a knight of it
-    /// is pinned, and only a counting sink reads them.
+    /// The side to move's knight, slider and pawn moves (en passant aside), each counted by
+    /// the parent where its move left them as they were ([`CountedMoves`]): they hold unless
+    /// this side is in check or one of those pieces is pinned, and only a counting sink reads
+    /// them.
     pub(crate) knight_moves: Option<u64>,
-    /// The side to move's bishop, rook and queen moves, counted by the parent where its move
-    /// also changed no square they reach ([`SliderMoves`]); read as the knight moves are.
     pub(crate) slider_moves: Option<u64>,
+    pub(crate) pawn_moves: Option<u64>,
 }
 
-/// A side's bishop, rook and queen moves to any square but its own pieces' (all of them when
-/// it is not in check and none is pinned), and every square they reach, blockers included:
-/// moving a piece between two squares outside the reach changes none of those moves.
+impl Handed {
+    /// Nothing known but the enemy's step attacks.
+    #[inline(always)]
+    pub(crate) fn steps(their_steps: Bitboard) -> Handed {
+        Handed {
+            their_steps,
+            knight_moves: None,
+            slider_moves: None,
+            pawn_moves: None,
+        }
+    }
+}
+
+/// Some of a side's moves, counted as if it were not in check and had no piece pinned, and the
+/// squares whose occupancy they read: a move of the other side that captures nothing and
+/// changes the occupancy of none of those squares leaves the count as it was.
 #[derive(Clone, Copy)]
-pub(crate) struct SliderMoves {
+pub(crate) struct CountedMoves {
     pub(crate) moves: u64,
     pub(crate) reach: Bitboard,
 }
 
-impl SliderMoves {
-    /// No slider.
-    pub(crate) const NONE: SliderMoves = SliderMoves {
+impl CountedMoves {
+    /// No move.
+    pub(crate) const NONE: CountedMoves = CountedMoves {
         moves: 0,
         reach: Bitboard::EMPTY,
     };
 
-    /// `color`'s slider moves on `board`.
+    /// The count, if a move that captured nothing and changed the occupancy of `changed`
+    /// (`None`: a capture) leaves it as it was.
     #[inline(always)]
-    pub(crate) fn of<S: Slider, T>(board: &Board<T>, color: Color, slider: S) -> SliderMoves {
+    pub(crate) fn after(self, changed: Option<Bitboard>) -> Option<u64> {
+        changed
+            .filter(|squares| (*squares & self.reach).is_empty())
+            .map(|_| self.moves)
+    }
+
+    /// `color`'s knight moves: they read only its own pieces, no square's occupancy.
+    #[inline(always)]
+    pub(crate) fn knights<T>(board: &Board<T>, color: Color) -> CountedMoves {
+        let own = board.pieces.pieces_of(color);
+        let mut counted = CountedMoves::NONE;
+        for knight in board.pieces.colored(color, PieceType::Knight) {
+            counted.moves += u64::from((knight_attacks(knight) - own).count());
+        }
+        counted
+    }
+
+    /// `color`'s bishop, rook and queen moves, which read the squares they reach (the moves'
+    /// targets: a blocker of the other side is one, and one's own stays).
+    #[inline(always)]
+    pub(crate) fn sliders<S: Slider, T>(board: &Board<T>, color: Color, slider: S) -> CountedMoves {
         let pieces = &board.pieces;
         let occupied = pieces.occupied();
         let own = pieces.pieces_of(color);
-        let mut counted = SliderMoves::NONE;
+        let mut counted = CountedMoves::NONE;
         let mut add = |attacks: Bitboard| {
-            counted.reach |= attacks;
-            counted.moves += u64::from((attacks - own).count());
+            let targets = attacks - own;
+            counted.reach |= targets;
+            counted.moves += u64::from(targets.count());
         };
         for from in pieces.colored(color, PieceType::Bishop) {
             add(slider.bishop_attacks(from, occupied));
@@ -256,6 +291,30 @@ impl SliderMoves {
         }
         counted
     }
+
+    /// `Us`'s pawn moves but en passant, which read the squares one and two steps ahead of
+    /// each pawn and the two it attacks.
+    #[inline(always)]
+    pub(crate) fn pawns<Us: Side, T>(board: &Board<T>) -> CountedMoves {
+        let pawns = board.pieces.colored(Us::COLOR, PieceType::Pawn);
+        let mut counter = MoveCounter(0);
+        let allowed = !board.pieces.pieces_of(Us::COLOR);
+        pawn_steps::<Us, _, T>(
+            board,
+            &mut counter,
+            allowed,
+            Bitboard::EMPTY,
+            Bitboard::EMPTY,
+        );
+        let ahead = pawns.shift(Us::UP);
+        CountedMoves {
+            moves: counter.0,
+            reach: ahead
+                | (ahead & Us::THIRD_RANK).shift(Us::UP)
+                | pawns.shift(Us::UP_LEFT)
+                | pawns.shift(Us::UP_RIGHT),
+        }
+    }
 }
 
 /// Generates every legal move of `board`, `Us` to move, into `sink`.
@@ -266,24 +325,8 @@ pub(crate) fn generate<Us: Side, S: Slider, K: MoveSink, T>(
     rules: &Rules<S>,
     sink: &mut K,
 ) {
-    let handed = Handed {
-        their_steps: StepAttacks::of(board, Us::Other::COLOR).all(),
-        knight_moves: None,
-        slider_moves: None,
-    };
+    let handed = Handed::steps(StepAttacks::of(board, Us::Other::COLOR).all());
     generate_given::<Us, S, K, T>(board, rules, sink, handed);
-}
-
-/// The knight moves of `color`'s knights on `board` to any square but its own pieces': all
-/// of them when the side is not in check and no knight is pinned.
-#[inline(always)]
-pub(crate) fn knight_moves<T>(board: &Board<T>, color: Color) -> u64 {
-    let own = board.pieces.pieces_of(color);
-    let mut moves = 0;
-    for knight in board.pieces.colored(color, PieceType::Knight) {
-        moves += u64::from((knight_attacks(knight) - own).count());
-    }
-    moves
 }
 
 /// [`generate`] with what a parent knows of the position handed over ([`Handed`]).
@@ -396,7 +439,12 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
         );
     }
 
-    generate_pawn_moves::<Us, S, K, T>(board, rules, sink, allowed, pin_orthogonal, pin_diagonal);
+    let pawns = pieces.colored(Us::COLOR, PieceType::Pawn);
+    match handed.pawn_moves {
+        Some(moves) if handed_holds(pawns) => sink.counted(moves),
+        _ => pawn_steps::<Us, K, T>(board, sink, allowed, pin_orthogonal, pin_diagonal),
+    }
+    generate_en_passant::<Us, S, K, T>(board, rules, sink, allowed);
 }
 
 /// Moves of the `sliders` pinned on `pins` (rays of the kind they move along): they stay on
@@ -422,13 +470,12 @@ fn along_pins<K: MoveSink>(
     }
 }
 
-/// Pawn pushes, captures, promotions and en passant, set-wise: a pawn pinned along a file may
-/// only push, one pinned along a diagonal may only capture, each staying on its pin's rays.
+/// Pawn pushes, captures and promotions, set-wise: a pawn pinned along a file may only push,
+/// one pinned along a diagonal may only capture, each staying on its pin's rays.
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
-fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink, T>(
+fn pawn_steps<Us: Side, K: MoveSink, T>(
     board: &Board<T>,
-    rules: &Rules<S>,
     sink: &mut K,
     allowed: Bitboard,
     pin_orthogonal: Bitboard,
@@ -476,14 +523,25 @@ fn generate_pawn_moves<Us: Side, S: Slider, K: MoveSink, T>(
         sink.promotions(left & Us::LAST_RANK, Us::UP_LEFT);
         sink.promotions(right & Us::LAST_RANK, Us::UP_RIGHT);
     }
+}
 
+/// Capturing en passant.
+#[cfg_attr(bitforge_unoptimized, inline)]
+#[cfg_attr(not(bitforge_unoptimized), inline(always))]
+fn generate_en_passant<Us: Side, S: Slider, K: MoveSink, T>(
+    board: &Board<T>,
+    rules: &Rules<S>,
+    sink: &mut K,
+    allowed: Bitboard,
+) {
+    let pawns = board.pieces.colored(Us::COLOR, PieceType::Pawn);
     if let Some(square) = board.en_passant {
         let captured = origin(square, Us::UP);
         // Capturing must end a check (the checker is the pushed pawn, or the move blocks).
         if (allowed & (square | captured)).is_empty() {
             return;
         }
-        for from in pawn_attacks(them, square) & pawns {
+        for from in pawn_attacks(Us::Other::COLOR, square) & pawns {
             // Two pawns leave their squares at once, which no pin mask captures.
             if !board.en_passant_exposes_king(Us::COLOR, from, square, rules.slider) {
                 sink.en_passant(from, square);

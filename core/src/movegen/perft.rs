@@ -5,8 +5,7 @@
 use core::marker::PhantomData;
 
 use super::generate::{
-    Handed, MoveCounter, MoveSink, SliderMoves, StepAttacks, generate, generate_given,
-    knight_moves, origin,
+    CountedMoves, Handed, MoveCounter, MoveSink, StepAttacks, generate, generate_given, origin,
 };
 use crate::board::side::{Black, Side, White};
 use crate::board::{Board, Rules};
@@ -72,11 +71,7 @@ fn perft_from<Us: Side, S: Slider>(board: &Board<()>, rules: &Rules<S>, depth: u
             0 | 1 => count_child::<Us, S>(
                 board,
                 rules,
-                Handed {
-                    their_steps: StepAttacks::of(board, Us::Other::COLOR).all(),
-                    knight_moves: None,
-                    slider_moves: None,
-                },
+                Handed::steps(StepAttacks::of(board, Us::Other::COLOR).all()),
             ),
             // Two plies above the leaves is a generator instantiation of its own, each child's
             // moves counted (`count_child`), not recursed into: with no recursion in it the
@@ -108,15 +103,14 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         } else {
             StepAttacks::NONE
         },
-        their_knight_moves: if LAST {
-            knight_moves(board, Us::Other::COLOR)
+        their_moves: if LAST {
+            [
+                CountedMoves::knights(board, Us::Other::COLOR),
+                CountedMoves::sliders(board, Us::Other::COLOR, rules.slider),
+                CountedMoves::pawns::<Us::Other, ()>(board),
+            ]
         } else {
-            0
-        },
-        their_slider_moves: if LAST {
-            SliderMoves::of(board, Us::Other::COLOR, rules.slider)
-        } else {
-            SliderMoves::NONE
+            [CountedMoves::NONE; 3]
         },
         nodes: 0,
         side: PhantomData,
@@ -135,12 +129,9 @@ struct Children<'a, Us, S, const LAST: bool> {
     /// `LAST`: the side to move's step attacks here, handed to each child with the moved
     /// piece's kind updated.
     steps: StepAttacks,
-    /// `LAST`: the other side's knight moves here, handed to each child of a move that
-    /// captures nothing.
-    their_knight_moves: u64,
-    /// `LAST`: the other side's slider moves here, handed to each child of a move that
-    /// captures nothing and changes no square they reach.
-    their_slider_moves: SliderMoves,
+    /// `LAST`: the other side's knight, slider and pawn moves here, each handed to a child
+    /// whose move leaves it as it was.
+    their_moves: [CountedMoves; 3],
     nodes: u64,
     side: PhantomData<Us>,
 }
@@ -162,12 +153,12 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
                 Some(_) => {}
                 None => steps = StepAttacks::of(&child, Us::COLOR),
             }
+            let [knights, sliders, pawns] = self.their_moves;
             let handed = Handed {
                 their_steps: steps.all(),
-                knight_moves: changed.map(|_| self.their_knight_moves),
-                slider_moves: changed
-                    .filter(|squares| (*squares & self.their_slider_moves.reach).is_empty())
-                    .map(|_| self.their_slider_moves.moves),
+                knight_moves: knights.after(changed),
+                slider_moves: sliders.after(changed),
+                pawn_moves: pawns.after(changed),
             };
             count_child::<Us::Other, S>(&child, self.rules, handed)
         } else {
