@@ -216,6 +216,9 @@ pub(crate) struct Handed {
     pub(crate) knight_moves: Option<u64>,
     pub(crate) slider_moves: Option<u64>,
     pub(crate) pawn_moves: Option<u64>,
+    /// The squares the enemy's bishops, rooks and queens attack, this side's king lifted,
+    /// mapped by the parent where its move left them as they were.
+    pub(crate) their_slider_map: Option<Bitboard>,
 }
 
 impl Handed {
@@ -227,6 +230,7 @@ impl Handed {
             knight_moves: None,
             slider_moves: None,
             pawn_moves: None,
+            their_slider_map: None,
         }
     }
 }
@@ -351,8 +355,11 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
     // The king: every square the enemy attacks is out, the sliders' attacks taken with the
     // king lifted so that it cannot hide behind itself. Castling reads the same map.
     let without_king = occupied ^ king;
-    let banned =
-        handed.their_steps | slider_attack_map(slider, their_rooks, their_bishops, without_king);
+    let their_slider_map = match handed.their_slider_map {
+        Some(map) => map,
+        None => slider_attack_map(slider, their_rooks, their_bishops, without_king),
+    };
+    let banned = handed.their_steps | their_slider_map;
     sink.targets(PieceType::King, king, king_attacks(king) - ours - banned);
     // The king is in check exactly when its own square is attacked: the map answers that, so
     // the checkers themselves are looked for only then.

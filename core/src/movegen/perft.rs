@@ -4,6 +4,7 @@
 
 use core::marker::PhantomData;
 
+use super::attack_map::slider_attack_map;
 use super::generate::{
     CountedMoves, Handed, MoveCounter, MoveSink, StepAttacks, generate, generate_given, origin,
 };
@@ -112,6 +113,18 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         } else {
             [CountedMoves::NONE; 3]
         },
+        slider_map: if LAST {
+            let pieces = &board.pieces;
+            let ours = pieces.pieces_of(Us::COLOR);
+            slider_attack_map(
+                rules.slider,
+                pieces.rook_movers() & ours,
+                pieces.bishop_movers() & ours,
+                pieces.occupied() ^ pieces.king_square(Us::Other::COLOR),
+            )
+        } else {
+            Bitboard::EMPTY
+        },
         nodes: 0,
         side: PhantomData,
     };
@@ -132,6 +145,10 @@ struct Children<'a, Us, S, const LAST: bool> {
     /// `LAST`: the other side's knight, slider and pawn moves here, each handed to a child
     /// whose move leaves it as it was.
     their_moves: [CountedMoves; 3],
+    /// `LAST`: the squares the side to move's sliders attack here, the other king lifted,
+    /// handed to each child whose move changed neither them nor the occupancy of a square
+    /// they reach.
+    slider_map: Bitboard,
     nodes: u64,
     side: PhantomData<Us>,
 }
@@ -139,9 +156,15 @@ struct Children<'a, Us, S, const LAST: bool> {
 impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
     /// Counts or walks `child`, in which a piece of kind `moved` (or none: `None`) changed
     /// the mover's step attacks; `changed`, for a move that captured nothing: the squares whose
-    /// occupancy it changed (or more).
+    /// occupancy it changed (or more); `occupancy`: the same for any move.
     #[inline(always)]
-    fn visit(&mut self, child: Board<()>, moved: Option<PieceType>, changed: Option<Bitboard>) {
+    fn visit(
+        &mut self,
+        child: Board<()>,
+        moved: Option<PieceType>,
+        changed: Option<Bitboard>,
+        occupancy: Bitboard,
+    ) {
         self.nodes += if LAST {
             let mut steps = self.steps;
             match moved {
@@ -159,6 +182,14 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
                 knight_moves: knights.after(changed),
                 slider_moves: sliders.after(changed),
                 pawn_moves: pawns.after(changed),
+                their_slider_map: match moved {
+                    Some(PieceType::Pawn | PieceType::Knight | PieceType::King)
+                        if (occupancy & self.slider_map).is_empty() =>
+                    {
+                        Some(self.slider_map)
+                    }
+                    _ => None,
+                },
             };
             count_child::<Us::Other, S>(&child, self.rules, handed)
         } else {
@@ -179,6 +210,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                     .moved::<Us, true>(piece, from, to, &self.rules.castling),
                 Some(piece),
                 None,
+                from | to,
             );
         }
         for to in targets - theirs {
@@ -187,6 +219,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                     .moved::<Us, false>(piece, from, to, &self.rules.castling),
                 Some(piece),
                 Some(from | to),
+                from | to,
             );
         }
     }
@@ -200,6 +233,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                     .moved::<Us, CAPTURE>(PieceType::Pawn, from, to, &self.rules.castling),
                 Some(PieceType::Pawn),
                 (!CAPTURE).then_some(from | to),
+                from | to,
             );
         }
     }
@@ -213,6 +247,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                     .pushed_twice::<Us, S>(from, to, self.rules.slider),
                 Some(PieceType::Pawn),
                 Some(from | to),
+                from | to,
             );
         }
     }
@@ -232,6 +267,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                         .promoted::<Us>(from, to, promoted, &self.rules.castling),
                     None,
                     None,
+                    Bitboard::FULL,
                 );
             }
         }
@@ -243,6 +279,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
             self.board.captured_en_passant::<Us>(from, to),
             Some(PieceType::Pawn),
             None,
+            Bitboard::FULL,
         );
     }
 
@@ -253,6 +290,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
             Some(PieceType::King),
             // The king's and the rook's squares and destinations, not worked out: every one.
             Some(Bitboard::FULL),
+            Bitboard::FULL,
         );
     }
 }
