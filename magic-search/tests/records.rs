@@ -11,24 +11,45 @@ fn cell_number(cell: &str) -> Option<usize> {
     cell.trim().replace(',', "").parse().ok()
 }
 
-#[test]
-fn every_kept_set_verifies_with_the_size_its_page_lists() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/magics");
+/// A file kept under `results/`: its name, its text and its row on the folder's page.
+struct Listed {
+    name: String,
+    text: String,
+    row: String,
+}
+
+/// Every file ending in `.extension` in `results/folder`, each with its row on the folder's
+/// `README.md` (a table whose first cell names the file).
+fn listed_files(folder: &str, extension: &str) -> Vec<Listed> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../results")
+        .join(folder);
     let page = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    let mut checked = 0;
+    let mut listed = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_none_or(|ext| ext != "magics") {
+        if path.extension().is_none_or(|ext| ext != extension) {
             continue;
         }
-        let name = path.file_name().unwrap().to_str().unwrap();
-        let set = MagicSet::parse(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|error| panic!("{name}: {error}"));
-        let table = verify(&set).unwrap_or_else(|error| panic!("{name}: {error}"));
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
         let row = page
             .lines()
             .find(|line| line.starts_with(&format!("| {name} |")))
-            .unwrap_or_else(|| panic!("{name} is not listed in results/magics/README.md"));
+            .unwrap_or_else(|| panic!("{name} is not listed in results/{folder}/README.md"))
+            .to_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        listed.push(Listed { name, text, row });
+    }
+    listed
+}
+
+#[test]
+fn every_kept_set_verifies_with_the_size_its_page_lists() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/magics");
+    let mut checked = 0;
+    for Listed { name, text, row } in listed_files("magics", "magics") {
+        let set = MagicSet::parse(&text).unwrap_or_else(|error| panic!("{name}: {error}"));
+        let table = verify(&set).unwrap_or_else(|error| panic!("{name}: {error}"));
         // | file | scheme | table entries | KiB | command |
         let listed = row.split('|').nth(3).and_then(cell_number);
         assert_eq!(listed, Some(table.entries()), "{name}: listed as {row}");
@@ -58,23 +79,13 @@ const SMALL_PROOF_NODES: u64 = 100_000_000;
 /// valid; the small ones recheck.
 #[test]
 fn every_kept_proof_covers_its_tree_and_the_small_ones_recheck() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/proofs");
-    let page = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let (mut checked, mut rechecked) = (0, 0);
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|ext| ext != "proof") {
-            continue;
-        }
-        let name = path.file_name().unwrap().to_str().unwrap();
-        let proof = magic_search::ProofReport::parse(&std::fs::read_to_string(&path).unwrap())
+    for Listed { name, text, row } in listed_files("proofs", "proof") {
+        let name = name.as_str();
+        let proof = magic_search::ProofReport::parse(&text)
             .unwrap_or_else(|error| panic!("{name}: {error}"));
         assert!(proof.is_whole_space(), "{name}");
         // | file | proves | nodes tested | time | command |
-        let row = page
-            .lines()
-            .find(|line| line.starts_with(&format!("| {name} |")))
-            .unwrap_or_else(|| panic!("{name} is not listed"));
         let proves = row.split('|').nth(2).unwrap().trim();
         if proves.starts_with("no ") {
             assert!(proof.proves_none(), "{name}: {row}");
@@ -113,16 +124,10 @@ fn assert_found_magics_are_valid(name: &str, proof: &magic_search::ProofReport) 
 /// page says how far it is.
 #[test]
 fn every_proof_under_way_reads_and_its_page_says_how_far_it_is() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/proofs/partial");
-    let page = std::fs::read_to_string(dir.join("README.md")).unwrap();
     let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|ext| ext != "proof") {
-            continue;
-        }
-        let name = path.file_name().unwrap().to_str().unwrap();
-        let proof = magic_search::ProofReport::parse(&std::fs::read_to_string(&path).unwrap())
+    for Listed { name, text, row } in listed_files("proofs/partial", "proof") {
+        let name = name.as_str();
+        let proof = magic_search::ProofReport::parse(&text)
             .unwrap_or_else(|error| panic!("{name}: {error}"));
         assert!(
             proof.roots.start <= proof.done && proof.done <= proof.roots.end,
@@ -130,10 +135,6 @@ fn every_proof_under_way_reads_and_its_page_says_how_far_it_is() {
         );
         assert_found_magics_are_valid(name, &proof);
         // | file | roots | done | nodes tested | magics found | time |
-        let row = page
-            .lines()
-            .find(|line| line.starts_with(&format!("| {name} |")))
-            .unwrap_or_else(|| panic!("{name} is not listed"));
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
         assert_eq!(
             cells[2],
