@@ -33,7 +33,7 @@ pub(crate) trait MoveSink {
     /// Castling, the king on `king` taking its own rook on `rook`.
     fn castling(&mut self, king: Square, rook: Square);
     /// Whether the sink only counts: then [`counted`](Self::counted) may stand for moves
-    /// that a parent counted for the generator ([`Handed::knight_moves`]).
+    /// that a parent counted for the generator ([`Handed`]).
     const COUNTS_ONLY: bool = false;
     /// `moves` more moves, counted without their squares; called only when `COUNTS_ONLY`.
     #[inline(always)]

@@ -96,9 +96,8 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         board,
         rules,
         depth,
-        // What the children's generators read as the enemy's step attacks: ours, which most
-        // moves leave as they are; and the other side's knight moves, which every move that
-        // takes nothing leaves as they are.
+        // What each child's generator would work out again and most moves leave as it is:
+        // our step attacks and slider map, the other side's knight, slider and pawn moves.
         steps: if LAST {
             StepAttacks::of(board, Us::COLOR)
         } else {
