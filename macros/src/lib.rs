@@ -139,7 +139,8 @@ pub fn distance_table(input: TokenStream) -> TokenStream {
 ///
 /// The module holds `SCHEME` (`"fancy"`, `"fixed"` or `"black"`), `ENTRIES`, `POST_MASKED`,
 /// the `Entry` type (`mask`, `magic`, `shift`, `offset`, `post_mask`, and `slot(occupancy)`,
-/// `attacks(occupancy)`), the statics `ROOK`, `BISHOP` (`[Entry; 64]`) and `ATTACKS`
+/// `attacks(occupancy)`), the statics `ROOK`, `BISHOP` (`[Entry; 64]`), `FIELDS` (both
+/// pieces' fields of each square in one cache line, as the lookups read them) and `ATTACKS`
 /// (`[u64; ENTRIES]`), and the functions `rook_attacks(square, occupancy)` and
 /// `bishop_attacks(square, occupancy)`. A post-masked set (`post-mask yes`, written by
 /// `magic-search pack --post-mask`) is one combined table: its lookups AND the slot with the
