@@ -20,7 +20,8 @@ pub(crate) trait Tracking: Copy {
     /// Whether the board keeps keys: then a capture asks which piece it takes, and the en
     /// passant square is kept only when the capture is legal (equal positions, equal keys).
     const KEYED: bool;
-    /// The move passes to the other side; `en_passant` was the square before.
+    /// The move passes to the other side; `en_passant` was the square before. (The board
+    /// counts the fifty-move plies itself, when `KEYED`.)
     fn passed(&mut self, en_passant: Option<Square>);
     /// A `piece_type` of `color` moves from `from` to the empty `to`. (Colour and type apart,
     /// not a [`Piece`]: its index is then arithmetic, not a table's answer that the key's
@@ -29,8 +30,6 @@ pub(crate) trait Tracking: Copy {
     /// A `piece_type` of `color`, the `count`-th of its kind counted from zero, comes off
     /// `square`, or goes on.
     fn toggled(&mut self, color: Color, piece_type: PieceType, square: Square, count: u8);
-    /// A capture: the fifty-move count starts again.
-    fn captured(&mut self);
     /// The castling rights change from `old` to `new`.
     fn castling_changed(&mut self, old: CastlingRights, new: CastlingRights);
     /// The en passant square is set.
@@ -46,8 +45,6 @@ impl Tracking for () {
     #[inline(always)]
     fn toggled(&mut self, _: Color, _: PieceType, _: Square, _: u8) {}
     #[inline(always)]
-    fn captured(&mut self) {}
-    #[inline(always)]
     fn castling_changed(&mut self, _: CastlingRights, _: CastlingRights) {}
     #[inline(always)]
     fn en_passant_set(&mut self, _: Square) {}
@@ -62,26 +59,17 @@ impl Tracking for PositionKey {
         if let Some(square) = en_passant {
             self.key ^= zobrist::en_passant(square);
         }
-        self.rule50 = self.rule50.saturating_add(1);
     }
 
     #[inline(always)]
     fn moved(&mut self, color: Color, piece_type: PieceType, from: Square, to: Square) {
         self.key ^= zobrist::piece_square(color, piece_type, from)
             ^ zobrist::piece_square(color, piece_type, to);
-        if piece_type == PieceType::Pawn {
-            self.rule50 = 0;
-        }
     }
 
     #[inline(always)]
     fn toggled(&mut self, color: Color, piece_type: PieceType, square: Square, _: u8) {
         self.key ^= zobrist::piece_square(color, piece_type, square);
-    }
-
-    #[inline(always)]
-    fn captured(&mut self) {
-        self.rule50 = 0;
     }
 
     #[inline(always)]
@@ -120,11 +108,6 @@ impl Tracking for Keys {
             self.pawn_key ^= zobrist::piece_square(color, piece_type, square);
         }
         self.material_key ^= zobrist::material(color, piece_type, count);
-    }
-
-    #[inline(always)]
-    fn captured(&mut self) {
-        self.position.captured();
     }
 
     #[inline(always)]
@@ -244,6 +227,17 @@ impl<T: Tracking> Board<T> {
         self.side_to_move = !self.side_to_move;
         self.tracked.passed(self.en_passant);
         self.en_passant = None;
+        if T::KEYED {
+            self.rule50 = self.rule50.saturating_add(1);
+        }
+    }
+
+    /// A capture or a pawn move: the fifty-move count starts again.
+    #[inline(always)]
+    fn reset_rule50(&mut self) {
+        if T::KEYED {
+            self.rule50 = 0;
+        }
     }
 
     /// Flips `squares` in the set of `piece_type`. A keyed board is copied on after it is made
@@ -283,6 +277,9 @@ impl<T: Tracking> Board<T> {
         let target = to.bitboard();
         let from_to = from.bitboard() | target;
         child.tracked.moved(Us::COLOR, piece, from, to);
+        if piece == PieceType::Pawn {
+            child.reset_rule50();
+        }
         // Only a board that tracks keys asks what was captured.
         if CAPTURE && T::KEYED {
             let captured = self.piece_type_on(to);
@@ -290,7 +287,7 @@ impl<T: Tracking> Board<T> {
                 let them = Us::Other::COLOR;
                 let count = self.count_of(them, captured) - 1;
                 child.tracked.toggled(them, captured, to, count);
-                child.tracked.captured();
+                child.reset_rule50();
             }
         }
         // The captured piece goes without asking what it was. Callers know which targets are
@@ -324,6 +321,7 @@ impl<T: Tracking> Board<T> {
         let pawn = Piece::new(Us::COLOR, PieceType::Pawn);
         child.pieces.toggle(pawn, from | to);
         child.tracked.moved(Us::COLOR, PieceType::Pawn, from, to);
+        child.reset_rule50();
         let over = Square::from_index_masked(((from as u8) + (to as u8)) / 2);
         let their_pawns = self.pieces.colored(Us::Other::COLOR, PieceType::Pawn);
         // The check reads a copy: the child itself stays in registers until it is kept.
@@ -373,6 +371,7 @@ impl<T: Tracking> Board<T> {
         child.pieces.toggle(theirs, captured.bitboard());
         let (us, them, pawn) = (Us::COLOR, Us::Other::COLOR, PieceType::Pawn);
         child.tracked.moved(us, pawn, from, to);
+        child.reset_rule50();
         let count = self.count_of(them, pawn) - 1;
         child.tracked.toggled(them, pawn, captured, count);
         child
@@ -432,8 +431,8 @@ mod tests {
     #[test]
     fn board_sizes() {
         // What a copy-make copies per move (README's board section quotes both).
-        assert_eq!(core::mem::size_of::<Board>(), 104);
-        assert_eq!(core::mem::size_of::<Board<PositionKey>>(), 88);
+        assert_eq!(core::mem::size_of::<Board>(), 96);
+        assert_eq!(core::mem::size_of::<Board<PositionKey>>(), 80);
         assert_eq!(core::mem::size_of::<Board<()>>(), 72);
     }
 

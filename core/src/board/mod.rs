@@ -55,15 +55,19 @@ pub struct Board<T = Keys> {
     pub(crate) en_passant: Option<Square>,
     pub(crate) castling: CastlingRights,
     pub(crate) side_to_move: Color,
+    /// Plies since the last capture or pawn move, counted by a board that tracks keys (perft's
+    /// boards leave it as set up). Kept here rather than beside the keys, so that it shares a
+    /// word with the three fields above instead of padding one of its own.
+    pub(crate) rule50: u16,
     pub(crate) tracked: T,
 }
 
 /// What a [`Board`] keeps up to date beside the pieces by default: Stockfish's three Zobrist
-/// keys (position, pawns, material) and the fifty-move counter. [`Position`](crate::Position)
-/// plays on this board.
+/// keys (position, pawns, material), and with them the fifty-move counter (which the board
+/// holds). [`Position`](crate::Position) plays on this board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Keys {
-    /// The position's key and the fifty-move counter.
+    /// The position's key.
     pub(crate) position: PositionKey,
     /// Zobrist key of the pawns alone.
     pub(crate) pawn_key: u64,
@@ -72,7 +76,7 @@ pub struct Keys {
 }
 
 /// What a `Board<PositionKey>` keeps up to date beside the pieces: the position's Zobrist key
-/// (the same as [`Keys`]' key) and the fifty-move counter. Less to update and to copy per move,
+/// (the same as [`Keys`]' key), and with it the fifty-move counter (which the board holds). Less to update and to copy per move,
 /// for an engine that keeps no pawn or material hash table.
 ///
 /// ```
@@ -91,8 +95,6 @@ pub struct Keys {
 pub struct PositionKey {
     /// Zobrist key of the whole position.
     pub(crate) key: u64,
-    /// Plies since the last capture or pawn move.
-    pub(crate) rule50: u16,
 }
 
 /// Which keys a [`Board`] an engine plays on keeps, chosen through its type: [`Keys`] (the
@@ -102,8 +104,6 @@ pub struct PositionKey {
 pub trait KeyChoice: make::Tracking {
     /// The Zobrist key of the position (pieces, side, castling, en passant).
     fn key(&self) -> u64;
-    /// Plies since the last capture or pawn move.
-    fn rule50(&self) -> u16;
 }
 
 impl KeyChoice for PositionKey {
@@ -111,22 +111,12 @@ impl KeyChoice for PositionKey {
     fn key(&self) -> u64 {
         self.key
     }
-
-    #[inline(always)]
-    fn rule50(&self) -> u16 {
-        self.rule50
-    }
 }
 
 impl KeyChoice for Keys {
     #[inline(always)]
     fn key(&self) -> u64 {
         self.position.key
-    }
-
-    #[inline(always)]
-    fn rule50(&self) -> u16 {
-        self.position.rule50
     }
 }
 
@@ -195,8 +185,9 @@ impl Board {
         en_passant: None,
         castling: CastlingRights::NONE,
         side_to_move: Color::White,
+        rule50: 0,
         tracked: Keys {
-            position: PositionKey { key: 0, rule50: 0 },
+            position: PositionKey { key: 0 },
             pawn_key: 0,
             material_key: 0,
         },
@@ -216,8 +207,9 @@ impl Board {
             en_passant,
             castling,
             side_to_move,
+            rule50,
             tracked: Keys {
-                position: PositionKey { key: 0, rule50 },
+                position: PositionKey { key: 0 },
                 pawn_key: 0,
                 material_key: 0,
             },
@@ -275,7 +267,7 @@ impl<T: KeyChoice> Board<T> {
     /// Plies since the last capture or pawn move (the fifty-move counter).
     #[inline(always)]
     pub fn rule50(&self) -> u16 {
-        self.tracked.rule50()
+        self.rule50
     }
 
     /// The Zobrist key of the position (pieces, side, castling, en passant).
@@ -295,6 +287,7 @@ impl<T> Board<T> {
             en_passant: self.en_passant,
             castling: self.castling,
             side_to_move: self.side_to_move,
+            rule50: self.rule50,
             tracked,
         }
     }
