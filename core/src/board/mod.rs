@@ -76,8 +76,9 @@ pub struct Keys {
 }
 
 /// What a `Board<PositionKey>` keeps up to date beside the pieces: the position's Zobrist key
-/// (the same as [`Keys`]' key), and with it the fifty-move counter (which the board holds). Less to update and to copy per move,
-/// for an engine that keeps no pawn or material hash table.
+/// (the same as [`Keys`]' key), and with it the fifty-move counter (which the board holds).
+/// Less to update and to copy per move, for an engine that keeps no pawn or material hash
+/// table.
 ///
 /// ```
 /// use bitforge::board::{Board, PositionKey};
