@@ -99,14 +99,18 @@ fn every_kept_proof_covers_its_tree_and_the_small_ones_recheck() {
             );
             assert_found_magics_are_valid(name, &proof);
         }
-        let nodes: u64 = proof.tally.levels.iter().map(|level| level.tested).sum();
-        if nodes <= SMALL_PROOF_NODES {
+        if nodes_tested(&proof) <= SMALL_PROOF_NODES {
             assert_eq!(proof.recheck(2), Ok(()), "{name}");
             rechecked += 1;
         }
         checked += 1;
     }
     assert!(checked >= 8 && rechecked >= 3, "the kept proofs were found");
+}
+
+/// The nodes a proof tested, every level's summed.
+fn nodes_tested(proof: &magic_search::ProofReport) -> u64 {
+    proof.tally.levels.iter().map(|level| level.tested).sum()
 }
 
 /// Every magic a proof lists is one, with the index range it lists.
@@ -120,8 +124,8 @@ fn assert_found_magics_are_valid(name: &str, proof: &magic_search::ProofReport) 
 
 /// Every chunk of a proof under way (`results/proofs/partial/`) reads, has covered a start of
 /// its own roots and no more, lists only valid magics, and is listed on its page with the
-/// roots it has done and the magics it found: the next run resumes from the file, and the
-/// page says how far it is.
+/// roots it has done, the nodes it tested, the magics it found and its time: the next run
+/// resumes from the file, and the page says how far it is.
 #[test]
 fn every_proof_under_way_reads_and_its_page_says_how_far_it_is() {
     let mut checked = 0;
@@ -143,8 +147,20 @@ fn every_proof_under_way_reads_and_its_page_says_how_far_it_is() {
         );
         assert_eq!(cells[3], format!("{:#x}", proof.done), "{name}: {row}");
         assert_eq!(
+            cell_number(cells[4]),
+            usize::try_from(nodes_tested(&proof)).ok(),
+            "{name}: {row}"
+        );
+        assert_eq!(
             cell_number(cells[5]),
             Some(proof.tally.found_count as usize),
+            "{name}: {row}"
+        );
+        // The time in whole seconds, rounded.
+        let seconds = (proof.elapsed_ms + 500) / 1000;
+        assert_eq!(
+            cells[6].strip_suffix(" s").and_then(cell_number),
+            usize::try_from(seconds).ok(),
             "{name}: {row}"
         );
         checked += 1;
