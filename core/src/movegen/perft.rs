@@ -154,14 +154,14 @@ struct Children<'a, Us, S, const LAST: bool> {
 
 impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
     /// Counts or walks `child`, in which a piece of kind `moved` (or none: `None`) changed
-    /// the mover's step attacks; `changed`, for a move that captured nothing: the squares whose
-    /// occupancy it changed (or more); `occupancy`: the same for any move.
+    /// the mover's step attacks; `quiet`: the move captured nothing; `occupancy`: the squares
+    /// whose occupancy it changed (or more).
     #[inline(always)]
     fn visit(
         &mut self,
         child: Board<()>,
         moved: Option<PieceType>,
-        changed: Option<Bitboard>,
+        quiet: bool,
         occupancy: Bitboard,
     ) {
         self.nodes += if LAST {
@@ -176,6 +176,7 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
                 None => steps = StepAttacks::of(&child, Us::COLOR),
             }
             let [knights, sliders, pawns] = self.their_moves;
+            let changed = quiet.then_some(occupancy);
             let handed = Handed {
                 their_steps: steps.all(),
                 knight_moves: knights.after(changed),
@@ -208,7 +209,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, true>(piece, from, to, &self.rules.castling),
                 Some(piece),
-                None,
+                false,
                 from | to,
             );
         }
@@ -217,7 +218,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, false>(piece, from, to, &self.rules.castling),
                 Some(piece),
-                Some(from | to),
+                true,
                 from | to,
             );
         }
@@ -231,7 +232,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .moved::<Us, CAPTURE>(PieceType::Pawn, from, to, &self.rules.castling),
                 Some(PieceType::Pawn),
-                (!CAPTURE).then_some(from | to),
+                !CAPTURE,
                 from | to,
             );
         }
@@ -245,7 +246,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                 self.board
                     .pushed_twice::<Us, S>(from, to, self.rules.slider),
                 Some(PieceType::Pawn),
-                Some(from | to),
+                true,
                 from | to,
             );
         }
@@ -265,7 +266,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
                     self.board
                         .promoted::<Us>(from, to, promoted, &self.rules.castling),
                     None,
-                    None,
+                    false,
                     Bitboard::FULL,
                 );
             }
@@ -277,7 +278,7 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
         self.visit(
             self.board.captured_en_passant::<Us>(from, to),
             Some(PieceType::Pawn),
-            None,
+            false,
             Bitboard::FULL,
         );
     }
@@ -287,8 +288,8 @@ impl<Us: Side, S: Slider, const LAST: bool> MoveSink for Children<'_, Us, S, LAS
         self.visit(
             self.board.castled::<Us>(king, rook),
             Some(PieceType::King),
+            true,
             // The king's and the rook's squares and destinations, not worked out: every one.
-            Some(Bitboard::FULL),
             Bitboard::FULL,
         );
     }
