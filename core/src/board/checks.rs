@@ -45,7 +45,7 @@ impl<T> Board<T> {
     /// ```
     #[inline(always)]
     pub fn checkers<S: Slider>(&self, slider: S) -> Bitboard {
-        let us = self.side_to_move;
+        let us = self.side_to_move();
         let king = self.king_square(us);
         self.pieces.checkers_of(!us, king, self.occupied(), slider)
     }
@@ -74,7 +74,7 @@ impl<T> Board<T> {
     /// enemy king (empty for a king).
     #[inline]
     pub fn check_squares<S: Slider>(&self, piece_type: PieceType, slider: S) -> Bitboard {
-        let them = !self.side_to_move;
+        let them = !self.side_to_move();
         let king = self.king_square(them);
         let occupied = self.occupied();
         match piece_type {
@@ -115,7 +115,7 @@ impl<T> Board<T> {
         to: Square,
         slider: S,
     ) -> bool {
-        let us = self.side_to_move;
+        let us = self.side_to_move();
         let checkers = self.checkers(slider);
         if let Some(checker) = checkers.first() {
             let captured = Square::new(to.file(), from.rank());
@@ -129,7 +129,7 @@ impl<T> Board<T> {
 
     /// Whether the side to move has any legal en passant capture onto `square`.
     pub(crate) fn has_en_passant_capture<S: Slider>(&self, square: Square, slider: S) -> bool {
-        let us = self.side_to_move;
+        let us = self.side_to_move();
         let capturers = pawn_attacks(!us, square) & self.colored(us, PieceType::Pawn);
         capturers
             .into_iter()
@@ -166,7 +166,7 @@ impl<T> Board<T> {
         rook: Square,
         slider: S,
     ) -> bool {
-        let them = !self.side_to_move;
+        let them = !self.side_to_move();
         let occupancy = self.occupied() ^ rook;
         king_path
             .into_iter()

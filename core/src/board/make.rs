@@ -164,7 +164,7 @@ impl<T: KeyChoice> Board<T> {
         rules: &Rules<S>,
         keep: impl FnOnce(Board<T>) -> R,
     ) -> R {
-        match self.side_to_move {
+        match self.side_to_move() {
             Color::White => self.play_as::<White, S, R>(m, rules, keep),
             Color::Black => self.play_as::<Black, S, R>(m, rules, keep),
         }
@@ -224,11 +224,10 @@ impl<T: Tracking> Board<T> {
     /// passant square.
     #[inline(always)]
     fn pass(&mut self) {
-        self.side_to_move = !self.side_to_move;
-        self.tracked.passed(self.en_passant);
-        self.en_passant = None;
+        self.tracked.passed(self.en_passant());
+        self.state.pass();
         if T::KEYED {
-            self.rule50 = self.rule50.saturating_add(1);
+            self.state.count_ply();
         }
     }
 
@@ -236,7 +235,7 @@ impl<T: Tracking> Board<T> {
     #[inline(always)]
     fn reset_rule50(&mut self) {
         if T::KEYED {
-            self.rule50 = 0;
+            self.state.reset_rule50();
         }
     }
 
@@ -256,8 +255,9 @@ impl<T: Tracking> Board<T> {
     /// Sets the castling rights.
     #[inline(always)]
     fn set_castling(&mut self, rights: CastlingRights) {
-        self.tracked.castling_changed(self.castling, rights);
-        self.castling = rights;
+        self.tracked
+            .castling_changed(self.castling_rights(), rights);
+        self.state.set_castling(rights);
     }
 
     /// After `Us` moves its `piece` from `from` to `to`: every move but castling, en passant,
@@ -300,8 +300,9 @@ impl<T: Tracking> Board<T> {
         // A right stands only while its king and rook are home, so only they, leaving, or a
         // capture of that rook take one away.
         let may_remove = CAPTURE || matches!(piece, PieceType::King | PieceType::Rook);
-        if may_remove && !child.castling.is_empty() {
-            let rights = child.castling & !(castling.removed_by(from) | castling.removed_by(to));
+        if may_remove && !child.castling_rights().is_empty() {
+            let rights =
+                child.castling_rights() & !(castling.removed_by(from) | castling.removed_by(to));
             child.set_castling(rights);
         }
         child
@@ -329,7 +330,7 @@ impl<T: Tracking> Board<T> {
         if !(pawn_attacks(Us::COLOR, over) & their_pawns).is_empty()
             && (!T::KEYED || probe.has_en_passant_capture(over, slider))
         {
-            child.en_passant = Some(over);
+            child.state.set_en_passant(over);
             child.tracked.en_passant_set(over);
         }
         child
@@ -384,7 +385,7 @@ impl<T: Tracking> Board<T> {
         let (king_to, rook_to) = castling_destinations(Us::COLOR, CastlingSide::of(king, rook));
         let mut child = *self;
         child.pass();
-        child.set_castling(child.castling & !CastlingRights::of(Us::COLOR));
+        child.set_castling(child.castling_rights() & !CastlingRights::of(Us::COLOR));
         let our_king = Piece::new(Us::COLOR, PieceType::King);
         let our_rook = Piece::new(Us::COLOR, PieceType::Rook);
         child.pieces.toggle(our_king, king.bitboard());
@@ -493,10 +494,14 @@ mod tests {
                         "{board:?}, {m}"
                     );
                     assert_eq!(lean.pieces, child.pieces, "{board:?}, {m}");
-                    assert_eq!(lean.castling, child.castling, "{board:?}, {m}");
-                    assert_eq!(lean.side_to_move, child.side_to_move, "{board:?}, {m}");
-                    if let Some(square) = child.en_passant {
-                        assert_eq!(lean.en_passant, Some(square), "{board:?}, {m}");
+                    assert_eq!(
+                        lean.castling_rights(),
+                        child.castling_rights(),
+                        "{board:?}, {m}"
+                    );
+                    assert_eq!(lean.side_to_move(), child.side_to_move(), "{board:?}, {m}");
+                    if let Some(square) = child.en_passant() {
+                        assert_eq!(lean.en_passant(), Some(square), "{board:?}, {m}");
                     }
                     position_key_only = position_key_only.play(m, &rules);
                     assert_eq!(position_key_only, child.into(), "{board:?}, {m}");

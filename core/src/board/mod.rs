@@ -29,12 +29,14 @@ mod checks;
 mod make;
 mod placement;
 pub(crate) mod side;
+mod state;
 pub(crate) mod zobrist;
 
 pub use castling::CastlingInfo;
 pub(crate) use castling::destinations as castling_destinations;
 pub(crate) use checks::single_blocker_lines;
 pub(crate) use placement::Placement;
+use state::State;
 
 use crate::slider::Slider;
 use crate::{Bitboard, CastlingRights, Color, File, Piece, PieceType, Rank, Square};
@@ -49,16 +51,12 @@ use crate::{Bitboard, CastlingRights, Color, File, Piece, PieceType, Rank, Squar
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board<T = Keys> {
     pub(crate) pieces: Placement,
-    /// With [`Keys`], set only when an en passant capture is legal, so that equal positions
-    /// have equal keys; on perft's boards, whenever an enemy pawn attacks it (the generator
-    /// decides).
-    pub(crate) en_passant: Option<Square>,
-    pub(crate) castling: CastlingRights,
-    pub(crate) side_to_move: Color,
-    /// Plies since the last capture or pawn move, counted by a board that tracks keys (perft's
-    /// boards leave it as set up). Kept here rather than beside the keys, so that it shares a
-    /// word with the three fields above instead of padding one of its own.
-    pub(crate) rule50: u16,
+    /// The side to move, the castling rights, the en passant square and the fifty-move
+    /// counter. The en passant square is set, with [`Keys`], only when an en passant capture is
+    /// legal, so that equal positions have equal keys; on perft's boards, whenever an enemy
+    /// pawn attacks it (the generator decides). The counter is counted by a board that tracks
+    /// keys (perft's boards leave it as set up).
+    pub(crate) state: State,
     pub(crate) tracked: T,
 }
 
@@ -183,10 +181,7 @@ impl Board {
     /// No pieces at all: a placeholder for a history's slots not yet played into.
     pub(crate) const EMPTY: Board = Board {
         pieces: Placement::EMPTY,
-        en_passant: None,
-        castling: CastlingRights::NONE,
-        side_to_move: Color::White,
-        rule50: 0,
+        state: State::new(Color::White, CastlingRights::NONE, None, 0),
         tracked: Keys {
             position: PositionKey { key: 0 },
             pawn_key: 0,
@@ -205,10 +200,7 @@ impl Board {
     ) -> Board {
         let mut board = Board {
             pieces,
-            en_passant,
-            castling,
-            side_to_move,
-            rule50,
+            state: State::new(side_to_move, castling, en_passant, rule50),
             tracked: Keys {
                 position: PositionKey { key: 0 },
                 pawn_key: 0,
@@ -226,7 +218,7 @@ impl Board {
 
     /// The three Zobrist keys computed from scratch: what the incremental updates must equal.
     pub(crate) fn compute_keys(&self) -> (u64, u64, u64) {
-        let mut key = zobrist::castling(self.castling);
+        let mut key = zobrist::castling(self.castling_rights());
         let mut pawn_key = zobrist::no_pawns();
         let mut material_key = 0;
         for piece in Piece::LIST {
@@ -242,10 +234,10 @@ impl Board {
                 material_key ^= zobrist::material(color, piece_type, count as u8);
             }
         }
-        if let Some(square) = self.en_passant {
+        if let Some(square) = self.en_passant() {
             key ^= zobrist::en_passant(square);
         }
-        if self.side_to_move == Color::Black {
+        if self.side_to_move() == Color::Black {
             key ^= zobrist::side();
         }
         (key, pawn_key, material_key)
@@ -268,7 +260,7 @@ impl<T: KeyChoice> Board<T> {
     /// Plies since the last capture or pawn move (the fifty-move counter).
     #[inline(always)]
     pub fn rule50(&self) -> u16 {
-        self.rule50
+        self.state.rule50()
     }
 
     /// The Zobrist key of the position (pieces, side, castling, en passant).
@@ -285,10 +277,7 @@ impl<T> Board<T> {
     pub(crate) fn keeping<U>(&self, tracked: U) -> Board<U> {
         Board {
             pieces: self.pieces,
-            en_passant: self.en_passant,
-            castling: self.castling,
-            side_to_move: self.side_to_move,
-            rule50: self.rule50,
+            state: self.state,
             tracked,
         }
     }
@@ -296,7 +285,7 @@ impl<T> Board<T> {
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
-        self.side_to_move
+        self.state.side_to_move()
     }
 
     /// Every occupied square.
@@ -366,12 +355,12 @@ impl<T> Board<T> {
     /// The castling rights still held.
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
-        self.castling
+        self.state.castling()
     }
 
     /// The en passant square, set only when an en passant capture is legal.
     #[inline(always)]
     pub fn en_passant(&self) -> Option<Square> {
-        self.en_passant
+        self.state.en_passant()
     }
 }

@@ -364,7 +364,7 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
     // The king is in check exactly when its own square is attacked: the map answers that, so
     // the checkers themselves are looked for only then.
     let in_check = banned.contains(king);
-    if !in_check && !(board.castling & CastlingRights::of(Us::COLOR)).is_empty() {
+    if !in_check && !(board.castling_rights() & CastlingRights::of(Us::COLOR)).is_empty() {
         generate_castling::<Us, S, K, T>(board, rules, sink, king, banned);
     }
 
@@ -542,7 +542,7 @@ fn generate_en_passant<Us: Side, S: Slider, K: MoveSink, T>(
     allowed: Bitboard,
 ) {
     let pawns = board.pieces.colored(Us::COLOR, PieceType::Pawn);
-    if let Some(square) = board.en_passant {
+    if let Some(square) = board.en_passant() {
         let captured = origin(square, Us::UP);
         // Capturing must end a check (the checker is the pushed pawn, or the move blocks).
         if (allowed & (square | captured)).is_empty() {
@@ -585,7 +585,9 @@ fn castle<Us: Side, S: Slider, K: MoveSink, T>(
 ) {
     let occupied = board.pieces.occupied();
     let king_path = rules.castling.king_path(Us::COLOR, side);
-    if !board.castling.has(CastlingRights::new(Us::COLOR, side))
+    if !board
+        .castling_rights()
+        .has(CastlingRights::new(Us::COLOR, side))
         || !(occupied & rules.castling.path(Us::COLOR, side)).is_empty()
         || !(king_path & banned).is_empty()
     {

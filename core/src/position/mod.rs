@@ -100,7 +100,7 @@ impl<S: Slider> Position<S> {
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
-        self.board().side_to_move
+        self.board().side_to_move()
     }
 
     /// The piece on `square` (`Piece::None` if empty).
@@ -148,7 +148,7 @@ impl<S: Slider> Position<S> {
     /// The castling rights still held.
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
-        self.board().castling
+        self.board().castling_rights()
     }
 
     /// Where the castling rooks stand and which squares each castling needs.
@@ -166,7 +166,7 @@ impl<S: Slider> Position<S> {
     /// The en passant square, set only when an en passant capture is legal.
     #[inline(always)]
     pub fn en_passant(&self) -> Option<Square> {
-        self.board().en_passant
+        self.board().en_passant()
     }
 
     /// Plies since the last capture or pawn move (the fifty-move counter).
