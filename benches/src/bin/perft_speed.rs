@@ -1,8 +1,10 @@
 //! The full perft speed run, the way the perft targets are stated: single thread, no hashing
 //! table, the five positions of `benches/data/perft-speed.epd` at their listed depths
 //! (429,555,583 nodes), interleaved in rounds so that the machine's drift hits every engine
-//! alike; the median of the rounds, and each one's ratio to cozy-chess, in total and per
-//! position (each position is timed alone). Every run's node counts are checked against the
+//! alike: each round takes the positions one at a time and runs every engine on each in turn,
+//! so that an engine's run and cozy-chess's are seconds apart. The median of the rounds, and
+//! the median of each round's ratio to cozy-chess, in total and per position (each position is
+//! timed alone). Every run's node counts are checked against the
 //! file. Three sections:
 //!
 //! - perft: bitforge's own perft with every backend available here, and each peer's fastest
@@ -19,7 +21,7 @@
 //!
 //! `--profile bench` (thin LTO, one codegen unit) builds bitforge and the peers as the
 //! criterion benches do. The criterion `perft` bench measures the same positions one ply
-//! shallower, with confidence intervals; this is the long run, about 12 seconds a round.
+//! shallower, with confidence intervals; this is the long run, about two minutes a round.
 //!
 //! `--alongside PROGRAM` compares two builds of this program (a change against the commit
 //! before it): each engine's run of each position is paired with the other build's, seconds
@@ -317,36 +319,39 @@ fn main() -> ExitCode {
     }
     let total: u64 = positions.iter().map(|p| p.nodes).sum();
 
-    // Each round, each engine walks the positions one at a time: times[engine][position], and
-    // with --alongside the other build's run of each beside it: other[engine][position].
+    // Each round walks the positions one at a time, every engine in turn on each (the first
+    // engine a different one each round), so that an engine's run and cozy-chess's of the same
+    // position are seconds apart: times[engine][position], and with --alongside the other
+    // build's run of each beside it: other[engine][position].
     let mut times = vec![vec![Vec::new(); positions.len()]; engines.len()];
     let mut other = times.clone();
     for round in 1..=args.rounds.rounds {
-        for ((engine, times), other) in engines.iter().zip(&mut times).zip(&mut other) {
-            let mut elapsed = Duration::ZERO;
-            for (index, position) in positions.iter().enumerate() {
+        for (index, position) in positions.iter().enumerate() {
+            let first = (round as usize - 1) % engines.len();
+            for number in (first..engines.len()).chain(0..first) {
                 // The other build goes first in even rounds, so that neither always runs
                 // on the machine as the first left it.
                 let pair = paired_run(
-                    engine,
+                    &engines[number],
                     position,
                     index,
                     args.alongside.as_deref(),
                     round % 2 == 0,
                 );
-                let time = match pair {
+                match pair {
                     Ok((time, other_time)) => {
-                        other[index].extend(other_time);
-                        time
+                        times[number][index].push(time);
+                        other[number][index].extend(other_time);
                     }
                     Err(message) => {
                         eprintln!("error: {message}");
                         return ExitCode::FAILURE;
                     }
-                };
-                times[index].push(time);
-                elapsed += time;
+                }
             }
+        }
+        for (engine, times) in engines.iter().zip(&times) {
+            let elapsed = round_totals(times).last().copied().unwrap_or_default();
             eprintln!(
                 "round {round}/{}: {:<20} {:>8.1} Mnps",
                 args.rounds.rounds,
@@ -394,7 +399,7 @@ fn main() -> ExitCode {
             let fastest = totals.iter().min().copied().unwrap_or_default();
             let median = total_medians[index];
             let ratio = cozy.map_or(String::new(), |cozy| {
-                format!("{:.2}", median / total_medians[cozy])
+                format!("{:.2}", median_speed_ratio(totals, &round_totals[cozy]))
             });
             table += &format!(
                 "| {} | {median:.1} | {:.1} | {:.1} | {ratio} |\n",
@@ -415,7 +420,7 @@ fn main() -> ExitCode {
                 .map(|(position, speed)| match cozy {
                     Some(cozy) => format!(
                         " {speed:.1} ({:.2}) |",
-                        speed / position_medians[cozy][position]
+                        median_speed_ratio(&times[index][position], &times[cozy][position])
                     ),
                     None => format!(" {speed:.1} |"),
                 })
@@ -437,7 +442,8 @@ fn main() -> ExitCode {
              single thread, no hashing table, {rounds} interleaved rounds; every engine's counts \
              checked; bitforge {inline} its `perft-inline` feature. Mnps from the median, \
              slowest and fastest round (each position timed \
-             alone, a round's total their sum); the ratio to cozy-chess from the medians, \
+             alone, every engine in turn on each position, a round's total their sum); the ratio \
+             to cozy-chess the median of the rounds' ratios (the totals', or the position's), \
              within each section (the engine paths through the public API \
              use the best backend here).\n{table}",
             build = build_label(),
@@ -487,11 +493,7 @@ fn alongside_table(
     let mut per_position = String::new();
     for ((engine, ours), theirs) in engines.iter().zip(times).zip(other) {
         let (mut our_totals, mut their_totals) = (round_totals(ours), round_totals(theirs));
-        let mut ratios: Vec<f64> = our_totals
-            .iter()
-            .zip(&their_totals)
-            .map(|(ours, theirs)| theirs.as_secs_f64() / ours.as_secs_f64())
-            .collect();
+        let mut ratios = speed_ratios(&our_totals, &their_totals);
         let lowest = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let highest = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         table += &format!(
@@ -504,14 +506,7 @@ fn alongside_table(
         let cells: String = ours
             .iter()
             .zip(theirs)
-            .map(|(ours, theirs)| {
-                let mut ratios: Vec<f64> = ours
-                    .iter()
-                    .zip(theirs)
-                    .map(|(ours, theirs)| theirs.as_secs_f64() / ours.as_secs_f64())
-                    .collect();
-                format!(" {:.3} |", median(&mut ratios))
-            })
+            .map(|(ours, theirs)| format!(" {:.3} |", median_speed_ratio(ours, theirs)))
             .collect();
         per_position += &format!("| {} |{cells}\n", engine.name);
     }
@@ -521,6 +516,19 @@ fn alongside_table(
         position_columns(positions)
     );
     table
+}
+
+/// Each round's speed of `ours` over `theirs`: their time over ours, round by round.
+fn speed_ratios(ours: &[Duration], theirs: &[Duration]) -> Vec<f64> {
+    ours.iter()
+        .zip(theirs)
+        .map(|(ours, theirs)| theirs.as_secs_f64() / ours.as_secs_f64())
+        .collect()
+}
+
+/// The median of [`speed_ratios`].
+fn median_speed_ratio(ours: &[Duration], theirs: &[Duration]) -> f64 {
+    median(&mut speed_ratios(ours, theirs))
 }
 
 /// Millions of nodes a second.
