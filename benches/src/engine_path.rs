@@ -1,12 +1,13 @@
 //! Perft the way an engine's search walks the tree: through bitforge's public API, every move
 //! made (the leaves included) or the last ply counted with `count_legal_moves`, on
 //! [`Position`] (do/undo) or on the copy-make [`Board`] with either choice of keys, the child
-//! passed down the recursion or made into the next board of an array. The
-//! internal `perft` is what the generator can do; these are what a user of the API gets.
+//! passed down the recursion or made into the next board of an array; each node's moves are
+//! listed into a list of its own (`legal_moves_into`). The internal `perft` is what the
+//! generator can do; these are what a user of the API gets.
 
 use bitforge::board::{KeyChoice, PositionKey};
 use bitforge::slider::{Slider, SliderJob};
-use bitforge::{Board, Position, Rules};
+use bitforge::{Board, MoveList, Position, Rules};
 
 /// How the tree's last ply is handled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,9 +21,9 @@ pub enum Leaves {
 /// Which public API walks the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Api {
-    /// `Position::legal_moves`, `do_move`, `undo_move`, `count_legal_moves`.
+    /// `Position::legal_moves_into`, `do_move`, `undo_move`, `count_legal_moves`.
     Position,
-    /// `Board::legal_moves`, `play` (copy-make), `count_legal_moves`, on the default board
+    /// `Board::legal_moves_into`, `play` (copy-make), `count_legal_moves`, on the default board
     /// (Stockfish's three keys and the fifty-move counter).
     Board,
     /// The same on `Board<PositionKey>` (the position's key and the counter).
@@ -69,7 +70,9 @@ pub fn position_perft<S: Slider>(position: &mut Position<S>, depth: u32, leaves:
         (1, Leaves::LastPlyCounted) => position.count_legal_moves(),
         _ => {
             let mut nodes = 0;
-            for &m in position.legal_moves().iter() {
+            let mut moves = MoveList::new();
+            position.legal_moves_into(&mut moves);
+            for &m in moves.iter() {
                 position.do_move(m);
                 nodes += position_perft(position, depth - 1, leaves);
                 position.undo_move();
@@ -89,11 +92,14 @@ pub fn board_perft<S: Slider, T: KeyChoice>(
     match (depth, leaves) {
         (0, _) => 1,
         (1, Leaves::LastPlyCounted) => board.count_legal_moves(rules),
-        _ => board
-            .legal_moves(rules)
-            .iter()
-            .map(|&m| board_perft(&board.play(m, rules), rules, depth - 1, leaves))
-            .sum(),
+        _ => {
+            let mut moves = MoveList::new();
+            board.legal_moves_into(rules, &mut moves);
+            moves
+                .iter()
+                .map(|&m| board_perft(&board.play(m, rules), rules, depth - 1, leaves))
+                .sum()
+        }
     }
 }
 
@@ -113,7 +119,9 @@ pub fn board_stack_perft<S: Slider, T: KeyChoice>(
         (1, Leaves::LastPlyCounted) => board.count_legal_moves(rules),
         _ => {
             let mut nodes = 0;
-            for &m in board.legal_moves(rules).iter() {
+            let mut moves = MoveList::new();
+            board.legal_moves_into(rules, &mut moves);
+            for &m in moves.iter() {
                 let Some(child) = below.first_mut() else {
                     return 0;
                 };

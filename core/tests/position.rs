@@ -5,8 +5,8 @@
 use bitforge::position::START_FEN;
 use bitforge::slider::{FancyMagic, KoggeStone};
 use bitforge::{
-    CastlingRights, Color, FenErrorKind, Move, MoveKind, Piece, PieceType, Position, Rank, Setup,
-    Square,
+    CastlingRights, Color, FenErrorKind, Move, MoveKind, MoveList, Piece, PieceType, Position,
+    Rank, Setup, Square,
 };
 
 mod common;
@@ -202,7 +202,8 @@ fn a_thousand_ply_game_undoes_to_the_start() {
 
 /// Copy-make on the public board (`play`, and `play_into` over a stale board) and do/undo on the
 /// position give the same boards, keys included, at every ply of random games from every suite
-/// position (Chess960 among them); undo returns through the very same boards.
+/// position (Chess960 among them); undo returns through the very same boards. A list refilled
+/// at every ply (`legal_moves_into`) holds what `legal_moves` returns.
 #[test]
 fn copy_make_and_do_undo_agree() {
     let mut random = SplitMix(0xC0_FFEE);
@@ -215,10 +216,16 @@ fn copy_make_and_do_undo_agree() {
         let mut position = Position::from_fen(fen, KoggeStone).unwrap();
         let rules = *position.rules();
         let mut boards = vec![*position.board()];
+        // One list refilled at every ply: what it held before must not stay.
+        let mut refilled = MoveList::new();
         for _ in 0..PLIES_PER_GAME {
             let board = *boards.last().unwrap();
             let moves = board.legal_moves(&rules);
             assert_eq!(moves.len(), position.legal_moves().len(), "{fen}");
+            board.legal_moves_into(&rules, &mut refilled);
+            assert_eq!(&refilled[..], &moves[..], "{fen}");
+            position.legal_moves_into(&mut refilled);
+            assert_eq!(&refilled[..], &moves[..], "{fen}");
             if moves.is_empty() {
                 break;
             }

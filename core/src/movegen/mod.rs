@@ -32,6 +32,28 @@ impl<T: KeyChoice> Board<T> {
         )
     }
 
+    /// Every legal move, with the game's `rules`, written into `list` (emptied first): what
+    /// [`legal_moves`](Self::legal_moves) returns, without copying the list out to its
+    /// caller. An engine keeps a list per ply and refills it.
+    ///
+    /// ```
+    /// use bitforge::{MoveList, Position};
+    /// use bitforge::slider::FancyMagic;
+    ///
+    /// let start = Position::start(FancyMagic);
+    /// let mut list = MoveList::new();
+    /// start.board().legal_moves_into(start.rules(), &mut list);
+    /// assert_eq!(list.len(), 20);
+    /// ```
+    #[inline]
+    pub fn legal_moves_into<S: Slider>(&self, rules: &Rules<S>, list: &mut MoveList) {
+        list.clear();
+        rules.slider.within(
+            #[inline(always)]
+            || generate_legal(self, rules, list),
+        );
+    }
+
     /// The number of legal moves, counted without listing them.
     #[inline]
     pub fn count_legal_moves<S: Slider>(&self, rules: &Rules<S>) -> u64 {

@@ -2,6 +2,8 @@
 
 use core::ops::Deref;
 
+use arrayvec::ArrayVec;
+
 use super::generate::{MoveSink, origin};
 use crate::{Bitboard, Direction, Move, PieceType, Square};
 
@@ -9,7 +11,9 @@ use crate::{Bitboard, Direction, Move, PieceType, Square};
 /// material a game cannot produce, which keeps every position this crate accepts well within.
 pub const MAX_MOVES: usize = 256;
 
-/// The legal moves of a position, in a fixed-capacity array.
+/// The legal moves of a position, in a fixed-capacity array that nothing fills before the
+/// generator does: making an empty list costs nothing, and an engine can keep one list per ply
+/// and refill it ([`Board::legal_moves_into`](crate::Board::legal_moves_into)).
 ///
 /// ```
 /// use bitforge::Position;
@@ -22,8 +26,7 @@ pub const MAX_MOVES: usize = 256;
 /// ```
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
+    moves: ArrayVec<Move, MAX_MOVES>,
 }
 
 impl MoveList {
@@ -31,8 +34,7 @@ impl MoveList {
     #[inline(always)]
     pub const fn new() -> MoveList {
         MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            len: 0,
+            moves: ArrayVec::new_const(),
         }
     }
 
@@ -40,10 +42,14 @@ impl MoveList {
     /// positions this crate accepts) rather than panic.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = m;
-            self.len += 1;
-        }
+        // A full list is the only error.
+        let _ = self.moves.try_push(m);
+    }
+
+    /// Empties the list, keeping its storage.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.moves.clear();
     }
 }
 
@@ -58,7 +64,7 @@ impl Deref for MoveList {
 
     #[inline(always)]
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 }
 

@@ -152,6 +152,13 @@ impl<S: Slider> Position<S> {
         self.board().legal_moves(&self.rules)
     }
 
+    /// The legal moves here, written into `list` (emptied first) rather than returned:
+    /// [`Board::legal_moves_into`](crate::Board::legal_moves_into).
+    #[inline]
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        self.board().legal_moves_into(&self.rules, list);
+    }
+
     /// The legal move that UCI text names: `e2e4`, `e7e8q`, castling as the king's two-square
     /// move (`e1g1`) or, in Chess960, as king takes rook (`e1h1`).
     ///

@@ -387,8 +387,8 @@ impl Report {
         w.line(
             "Millions of leaf nodes per second (`cargo bench --bench perft`, group \
              `engine-path`): the same trees walked as an engine's search walks them, through \
-             `Position` (`legal_moves`, `do_move`, `undo_move`) or the copy-make `Board` \
-             (`legal_moves`, `play`; *board* keeps Stockfish's three keys, \
+             `Position` (`legal_moves_into`, `do_move`, `undo_move`) or the copy-make `Board` \
+             (`legal_moves_into`, `play`; *board* keeps Stockfish's three keys, \
              *board-position-key* the position's key alone), with the best backend here; \
              *last-ply* counts the last ply with `count_legal_moves`, *every-move* makes every \
              move, the leaves included. \
