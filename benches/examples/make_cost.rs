@@ -11,6 +11,9 @@
 //! `perft-speed` runs it; by default Kiwipete one ply deeper (the same 99,949 boards made, their
 //! moves counted, not made): what a counted child costs.
 //!
+//! `board-stack` is the `board` walk with each child made by `play_into` into the next board
+//! of an array, one board per ply.
+//!
 //! `board-last-ply` walks the same tree as `perft` through `Board`'s public API (the moves
 //! listed and played, the last ply counted with `count_legal_moves`), `pext` raised the same
 //! way: what a counted child costs an engine's walk.
@@ -28,7 +31,7 @@ use std::hint::black_box;
 
 use bitforge::slider::{Leveled, Pext, Slider, V3};
 use bitforge::{Color, PieceType, Position};
-use bitforge_benches::engine_path::{Leaves, board_perft, position_perft};
+use bitforge_benches::engine_path::{Leaves, board_perft, board_stack_perft, position_perft};
 use bitforge_benches::peers::{Cozy, Peer};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -46,6 +49,10 @@ fn main() -> ExitCode {
     let nodes = match which.as_str() {
         "position" => position_perft(&mut position, DEPTH, Leaves::EveryMove),
         "board" => board_perft(position.board(), position.rules(), DEPTH, Leaves::EveryMove),
+        "board-stack" => {
+            let mut stack = vec![*position.board(); DEPTH as usize + 1];
+            board_stack_perft(&mut stack, position.rules(), DEPTH, Leaves::EveryMove)
+        }
         "board-last-ply" => match raised_board_last_ply() {
             Some(nodes) => nodes,
             None => return ExitCode::FAILURE,
@@ -58,7 +65,7 @@ fn main() -> ExitCode {
         "cozy-chess" => Cozy::perft_every_move(&Cozy::board(KIWIPETE), DEPTH),
         _ => {
             eprintln!(
-                "usage: make_cost position|position-eager|board|board-last-ply|cozy-chess|perft [FEN DEPTH]"
+                "usage: make_cost position|position-eager|board|board-stack|board-last-ply|cozy-chess|perft [FEN DEPTH]"
             );
             return ExitCode::from(2);
         }

@@ -121,11 +121,14 @@ pub fn board_stack_perft<S: Slider, T: KeyChoice>(
             let mut nodes = 0;
             let mut moves = MoveList::new();
             board.legal_moves_into(rules, &mut moves);
+            // Played from a copy: read from the stack, the parent could be changed by the
+            // recursion for all the compiler knows (`Board::play_into`).
+            let parent = *board;
             for &m in moves.iter() {
                 let Some(child) = below.first_mut() else {
                     return 0;
                 };
-                board.play_into(m, rules, child);
+                parent.play_into(m, rules, child);
                 nodes += board_stack_perft(below, rules, depth - 1, leaves);
             }
             nodes

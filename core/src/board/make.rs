@@ -133,7 +133,10 @@ impl<T: KeyChoice> Board<T> {
     /// Writes the board after the legal move `m` into `child`, as `*child = self.play(m,
     /// rules)` would, but made where it stays: for a search that keeps one board per ply in
     /// an array (a child made elsewhere and copied into its slot makes the copy wait for the
-    /// stores that made it).
+    /// stores that made it). In a loop over a parent's moves, play from a copy of the parent
+    /// (`let parent = stack[ply];`) rather than from the array: the call that searches each
+    /// child could change the array, as far as the compiler knows, so it would read the
+    /// parent again and redo, for every move, what all its children share.
     ///
     /// ```
     /// use bitforge::Position;
