@@ -4,8 +4,7 @@
 //! alike: each round takes the positions one at a time and runs every engine on each in turn,
 //! so that an engine's run and cozy-chess's are seconds apart. The median of the rounds, and
 //! the median of each round's ratio to cozy-chess, in total and per position (each position is
-//! timed alone). Every run's node counts are checked against the
-//! file. Three sections:
+//! timed alone). Every run's node counts are checked against the file. Three sections:
 //!
 //! - perft: bitforge's own perft with every backend available here, and each peer's fastest
 //!   perft (bulk counting);
@@ -351,7 +350,7 @@ fn main() -> ExitCode {
             }
         }
         for (engine, times) in engines.iter().zip(&times) {
-            let elapsed = round_totals(times).last().copied().unwrap_or_default();
+            let elapsed: Duration = times.iter().filter_map(|position| position.last()).sum();
             eprintln!(
                 "round {round}/{}: {:<20} {:>8.1} Mnps",
                 args.rounds.rounds,
