@@ -70,9 +70,9 @@ fn every_kept_set_verifies_with_the_size_its_page_lists() {
     }
 }
 
-/// The most nodes a kept proof may have for the test to replay it (bishop c8's 90 million take
-/// seconds; a rook proof's replay takes core-hours).
-const SMALL_PROOF_NODES: u64 = 100_000_000;
+/// The most nodes a kept proof may have for the test to replay it: seven proofs (rook h7's with
+/// its magics) take seconds each; the largest take hours (`merge --recheck` replays those).
+const SMALL_PROOF_NODES: u64 = 700_000_000;
 
 /// Every kept proof under `results/proofs/` reads and covers every root of its tree; one that
 /// its page lists as "no ..." found no magic, one listed with its magics found that many, each
@@ -105,7 +105,7 @@ fn every_kept_proof_covers_its_tree_and_the_small_ones_recheck() {
         }
         checked += 1;
     }
-    assert!(checked >= 8 && rechecked >= 3, "the kept proofs were found");
+    assert!(checked >= 8 && rechecked >= 7, "the kept proofs were found");
 }
 
 /// The nodes a proof tested, every level's summed.

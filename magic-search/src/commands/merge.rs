@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use bitforge_index::verify;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{FindState, HuntReport, ProofReport};
 
 use crate::Failure;
@@ -72,7 +73,18 @@ fn merge_proofs(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
     if args.recheck {
         for (path, part) in args.files.iter().zip(&parts) {
             let started = Instant::now();
-            part.recheck(threads_or_all_cores(None)).map_err(|error| {
+            let progress = ProgressBar::new(part.covered()).with_style(
+                ProgressStyle::with_template(
+                    "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} roots rechecked, about \
+                     {eta} left",
+                )
+                .expect("the template is valid")
+                .progress_chars("=> "),
+            );
+            let rechecked =
+                part.recheck_reporting(threads_or_all_cores(None), &|n| progress.inc(n));
+            progress.finish_and_clear();
+            rechecked.map_err(|error| {
                 Failure::invalid(format!(
                     "{}: the certificate does not recheck: {error}",
                     path.display()

@@ -113,12 +113,23 @@ impl ProofReport {
         Self::root_count(self.target).is_ok_and(|count| self.roots == (0..count))
     }
 
-    /// Walks the covered roots again with independent code (a plain walker of its own) on
+    /// Walks the covered roots again with independent code (a walker of its own) on
     /// `threads` threads and compares every count, digest and magic: `Err` names the first
     /// level (or the magics) that differ.
     pub fn recheck(&self, threads: usize) -> Result<(), RecheckError> {
+        self.recheck_reporting(threads, &|_| {})
+    }
+
+    /// [`recheck`](Self::recheck), calling `progress` with the roots walked again since its
+    /// last call.
+    pub fn recheck_reporting(
+        &self,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), RecheckError> {
         let keep = self.tally.found.len();
-        let again = replay::replay(self.target, self.roots.start..self.done, keep, threads);
+        let roots = self.roots.start..self.done;
+        let again = replay::replay(self.target, roots, keep, threads, progress);
         for (level, (claimed, replayed)) in self.tally.levels.iter().zip(&again.levels).enumerate()
         {
             if claimed != replayed {

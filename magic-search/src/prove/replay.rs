@@ -1,23 +1,32 @@
 //! The certificate's re-check: the prover's tree walked again by code that shares nothing
-//! with its walker but the geometry and the formula. Each node places its whole occupancy set
-//! (every subset of its squares, fewest blockers first) in a table of its own, stopping at the
-//! first two occupancies in one slot with different attacks: no state carried from node to
-//! node, no incremental placing. Slower than the prover, but a walker that
-//! skipped or wrongly pruned any node gives other counts or digests.
+//! with its walker but the geometry and the formula. It keeps, per level of the path, the whole
+//! table of the path's node there (every occupancy of its squares placed), copied from the
+//! parent's when a node passes; a child is tested by placing its new occupancies (those holding
+//! its level's square) against its parent's table, which it only reads, and a scratch table of
+//! its own. The prover instead marks and unmarks the entries of one shared table along its
+//! path: a walker that skipped or wrongly pruned any node, or left an entry behind, gives other
+//! counts or digests here.
 
 use core::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use bitforge_index::Subsets;
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
-use bitforge_index::{Subsets, pext};
 
 use super::ProofReport;
 use super::tree::{Tally, count_node};
 use crate::engine::Found;
 use crate::hunt::{Target, check_magic};
 
-/// Walks `roots` of `target`'s tree from scratch on `threads` threads (at least one), keeping
-/// the `keep` smallest magics.
-pub(crate) fn replay(target: Target, roots: Range<u64>, keep: usize, threads: usize) -> Tally {
+/// Walks `roots` of `target`'s tree again on `threads` threads (at least one), keeping
+/// the `keep` smallest magics; `progress` is called with 1 as each root is done.
+pub(crate) fn replay(
+    target: Target,
+    roots: Range<u64>,
+    keep: usize,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Tally {
     let mask = relevant_mask(target.kind(), target.square());
     let mut squares = Vec::new();
     let mut rest = mask;
@@ -26,48 +35,59 @@ pub(crate) fn replay(target: Target, roots: Range<u64>, keep: usize, threads: us
         squares.push(highest);
         rest ^= 1 << highest;
     }
-    // The reference ray walk of every occupancy once, by its bits under the mask.
-    let attacks: Vec<u64> = Subsets::new(mask)
-        .map(|occupancy| ray_attacks(target.kind(), target.square(), occupancy))
-        .collect();
-    // Each level's occupancies (every subset of its squares), fewest blockers first: their
-    // attacks are the most distinct, so a collision shows soonest.
-    let mut prefix = 0u64;
-    let occupancies: Vec<Vec<u64>> = squares
+    // Each level's new occupancies (every subset of the squares above with its own square
+    // added; the empty one too at level 0) and their attacks by the reference ray walk, fewest
+    // blockers first: their attacks are the most distinct, so a collision shows soonest.
+    let mut above = 0u64;
+    let levels: Vec<Vec<(u64, u64)>> = squares
         .iter()
-        .map(|&square| {
-            prefix |= 1 << square;
-            let mut all: Vec<u64> = Subsets::new(prefix).collect();
-            all.sort_by_key(|occupancy| occupancy.count_ones());
-            all
+        .enumerate()
+        .map(|(level, &square)| {
+            let bit = 1u64 << square;
+            let mut new: Vec<u64> = Subsets::new(above).map(|o| o | bit).collect();
+            if level == 0 {
+                new.push(0);
+            }
+            new.sort_by_key(|occupancy| occupancy.count_ones());
+            above |= bit;
+            new.into_iter()
+                .map(|o| {
+                    let attacks = ray_attacks(target.kind(), target.square(), o);
+                    debug_assert_ne!(attacks, EMPTY, "a slider attacks a square");
+                    (o, attacks)
+                })
+                .collect()
         })
         .collect();
     let root_level = ProofReport::root_level(target).expect("a proof's target has a tree");
-    let threads = threads.max(1) as u64;
-    let length = roots.end - roots.start;
-    let part =
-        |i: u64| roots.start + (u128::from(length) * u128::from(i) / u128::from(threads)) as u64;
-    let (squares, attacks, occupancies) = (&squares[..], &attacks[..], &occupancies[..]);
+    // Roots differ in cost by orders of magnitude: each thread takes the next one left.
+    let next_root = AtomicU64::new(roots.start);
+    let (squares, levels, next_root) = (&squares[..], &levels[..], &next_root);
+    let slots = 1usize << target.bits();
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|i| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
                 let mut replayer = Replayer {
                     target,
                     mask,
                     squares,
-                    attacks,
-                    occupancies,
+                    levels,
                     keep,
-                    table: vec![(0, 0); 1 << target.bits()],
+                    empty: vec![EMPTY; slots],
+                    tables: vec![vec![EMPTY; slots]; squares.len()],
+                    scratch: vec![(0, EMPTY); slots],
                     node: 0,
                 };
-                let mine = part(i)..part(i + 1);
                 scope.spawn(move || {
                     let mut tally = Tally::new(squares.len());
-                    for root in mine {
+                    loop {
+                        let root = next_root.fetch_add(1, Ordering::Relaxed);
+                        if root >= roots.end {
+                            break tally;
+                        }
                         replayer.root(root, root_level, &mut tally);
+                        progress(1);
                     }
-                    tally
                 })
             })
             .collect();
@@ -83,17 +103,34 @@ pub(crate) fn replay(target: Target, roots: Range<u64>, keep: usize, threads: us
     whole
 }
 
+/// A slot that holds no attacks: every slider attacks at least one square, so no occupancy's
+/// attacks are empty.
+const EMPTY: u64 = 0;
+
+/// The table the nodes of `level` are tested against: their parent's, or `empty` at level 0.
+fn parent_table<'a>(tables: &'a [Vec<u64>], empty: &'a [u64], level: usize) -> &'a [u64] {
+    match level.checked_sub(1) {
+        Some(parent) => &tables[parent],
+        None => empty,
+    }
+}
+
 struct Replayer<'a> {
     target: Target,
     mask: u64,
     squares: &'a [u32],
-    /// Per level, every occupancy of its squares and those above.
-    occupancies: &'a [Vec<u64>],
-    /// Attacks by `pext(occupancy, mask)`: the order [`Subsets`] counts in.
-    attacks: &'a [u64],
+    /// Per level, its new occupancies and their attacks.
+    levels: &'a [Vec<(u64, u64)>],
     keep: usize,
-    /// Per slot, the node that last filled it and the attacks it put there.
-    table: Vec<(u64, u64)>,
+    /// The table above level 0: nothing placed.
+    empty: Vec<u64>,
+    /// Per level, the attacks in each slot once every occupancy of the path's node there is
+    /// placed.
+    tables: Vec<Vec<u64>>,
+    /// The slots the node being tested filled that its parent's table left empty: the node's
+    /// number and the attacks.
+    scratch: Vec<(u64, u64)>,
+    /// The number of the node last tested.
     node: u64,
 }
 
@@ -110,26 +147,47 @@ impl Replayer<'_> {
             if !passes {
                 return;
             }
+            self.fill(level, ancestor);
         }
         self.node(root_level, root, tally);
     }
 
     /// Whether two occupancies of the first `level + 1` squares need different attacks in
-    /// one slot under `residue`.
+    /// one slot under `residue`, given that its parent's (those without the level's square)
+    /// do not.
     fn collides(&mut self, level: usize, residue: u64) -> bool {
         self.node += 1;
-        let t = self.target;
-        for &occupancy in &self.occupancies[level] {
-            let index = t.scheme().index(occupancy, self.mask, residue, t.bits());
-            let attacks = self.attacks[pext(occupancy, self.mask) as usize];
-            let (owner, held) = self.table[index];
-            if owner != self.node {
-                self.table[index] = (self.node, attacks);
-            } else if held != attacks {
+        let (t, mask, node) = (self.target, self.mask, self.node);
+        let parent = parent_table(&self.tables, &self.empty, level);
+        for &(occupancy, attacks) in &self.levels[level] {
+            let index = t.scheme().index(occupancy, mask, residue, t.bits());
+            let held = parent[index];
+            if held != EMPTY {
+                if held != attacks {
+                    return true;
+                }
+                continue;
+            }
+            let (owner, mine) = self.scratch[index];
+            if owner != node {
+                self.scratch[index] = (node, attacks);
+            } else if mine != attacks {
                 return true;
             }
         }
         false
+    }
+
+    /// Makes `level`'s table that of `residue`, which passed: its parent's and its own new
+    /// occupancies.
+    fn fill(&mut self, level: usize, residue: u64) {
+        let t = self.target;
+        let mut table = core::mem::take(&mut self.tables[level]);
+        table.copy_from_slice(parent_table(&self.tables, &self.empty, level));
+        for &(occupancy, attacks) in &self.levels[level] {
+            table[t.scheme().index(occupancy, self.mask, residue, t.bits())] = attacks;
+        }
+        self.tables[level] = table;
     }
 
     fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
@@ -149,6 +207,7 @@ impl Replayer<'_> {
             tally.add_found(found, self.keep);
             return;
         };
+        self.fill(level, residue);
         let here = self.squares[level];
         for child in 0..1u64 << (here - next) {
             self.node(level + 1, residue + (child << (64 - here)), tally);
