@@ -133,6 +133,16 @@ fn pins<Us: Side, T>(board: &Board<T>, king: Square) -> Pins {
     }
 }
 
+/// `Us`'s pieces pinned on its king.
+#[inline(always)]
+pub(crate) fn pinned_pieces<Us: Side, T>(board: &Board<T>) -> Bitboard {
+    let Pins {
+        orthogonal,
+        diagonal,
+    } = pins::<Us, T>(board, board.pieces.king_square(Us::COLOR));
+    (orthogonal | diagonal) & board.pieces.pieces_of(Us::COLOR)
+}
+
 /// Generates every legal move of `board` into `sink`.
 #[cfg_attr(bitforge_unoptimized, inline)]
 #[cfg_attr(not(bitforge_unoptimized), inline(always))]
@@ -210,15 +220,17 @@ pub(crate) struct Handed {
     /// The enemy's step attacks ([`StepAttacks::all`]).
     pub(crate) their_steps: Bitboard,
     /// The side to move's knight, slider and pawn moves (en passant aside), each counted by
-    /// the parent where its move left them as they were ([`CountedMoves`]): they hold unless
-    /// this side is in check or one of those pieces is pinned, and only a counting sink reads
-    /// them.
+    /// the parent where its move left them as they were ([`CountedMoves`]), but those of the
+    /// pieces in `pinned`: they hold unless this side is in check or its pinned pieces of that
+    /// kind are others, and only a counting sink reads them.
     pub(crate) knight_moves: Option<u64>,
     pub(crate) slider_moves: Option<u64>,
     pub(crate) pawn_moves: Option<u64>,
     /// The squares the enemy's bishops, rooks and queens attack, this side's king lifted,
     /// mapped by the parent where its move left them as they were.
     pub(crate) their_slider_map: Option<Bitboard>,
+    /// The knights and sliders pinned in the parent, whose moves the counts leave out.
+    pub(crate) pinned: Bitboard,
 }
 
 impl Handed {
@@ -231,6 +243,7 @@ impl Handed {
             slider_moves: None,
             pawn_moves: None,
             their_slider_map: None,
+            pinned: Bitboard::EMPTY,
         }
     }
 }
@@ -260,21 +273,28 @@ impl CountedMoves {
             .map(|_| self.moves)
     }
 
-    /// `color`'s knight moves: they read only its own pieces, no square's occupancy.
+    /// `color`'s knight moves but those of the knights in `pinned`: they read only its own
+    /// pieces, no square's occupancy.
     #[inline(always)]
-    pub(crate) fn knights<T>(board: &Board<T>, color: Color) -> CountedMoves {
+    pub(crate) fn knights<T>(board: &Board<T>, color: Color, pinned: Bitboard) -> CountedMoves {
         let own = board.pieces.pieces_of(color);
         let mut counted = CountedMoves::NONE;
-        for knight in board.pieces.colored(color, PieceType::Knight) {
+        for knight in board.pieces.colored(color, PieceType::Knight) - pinned {
             counted.moves += u64::from((knight_attacks(knight) - own).count());
         }
         counted
     }
 
-    /// `color`'s bishop, rook and queen moves, which read the squares they reach (the moves'
-    /// targets: a blocker of the other side is one, and one's own stays).
+    /// `color`'s bishop, rook and queen moves but those of the pieces in `pinned`, which read
+    /// the squares they reach (the moves' targets: a blocker of the other side is one, and
+    /// one's own stays).
     #[inline(always)]
-    pub(crate) fn sliders<S: Slider, T>(board: &Board<T>, color: Color, slider: S) -> CountedMoves {
+    pub(crate) fn sliders<S: Slider, T>(
+        board: &Board<T>,
+        color: Color,
+        slider: S,
+        pinned: Bitboard,
+    ) -> CountedMoves {
         let pieces = &board.pieces;
         let occupied = pieces.occupied();
         let own = pieces.pieces_of(color);
@@ -284,13 +304,13 @@ impl CountedMoves {
             counted.reach |= targets;
             counted.moves += u64::from(targets.count());
         };
-        for from in pieces.colored(color, PieceType::Bishop) {
+        for from in pieces.colored(color, PieceType::Bishop) - pinned {
             add(slider.bishop_attacks(from, occupied));
         }
-        for from in pieces.colored(color, PieceType::Rook) {
+        for from in pieces.colored(color, PieceType::Rook) - pinned {
             add(slider.rook_attacks(from, occupied));
         }
-        for from in pieces.colored(color, PieceType::Queen) {
+        for from in pieces.colored(color, PieceType::Queen) - pinned {
             add(slider.queen_attacks(from, occupied));
         }
         counted
@@ -389,9 +409,10 @@ pub(crate) fn generate_given<Us: Side, S: Slider, K: MoveSink, T>(
 
     // A pinned knight can never move; other pinned pieces (rare) get loops of their own so
     // that the common case tests no pin per piece.
-    // What the parent counted holds out of check and with none of the pieces pinned.
+    // What the parent counted holds out of check and with the pieces it left out pinned, no
+    // other (their moves along the pins are generated below).
     let handed_holds =
-        |pieces: Bitboard| K::COUNTS_ONLY && !in_check && (pieces & pinned).is_empty();
+        |pieces: Bitboard| K::COUNTS_ONLY && !in_check && pieces & pinned == pieces & handed.pinned;
     let knights = pieces.colored(Us::COLOR, PieceType::Knight);
     match handed.knight_moves {
         Some(moves) if handed_holds(knights) => sink.counted(moves),

@@ -7,6 +7,7 @@ use core::marker::PhantomData;
 use super::attack_map::slider_attack_map;
 use super::generate::{
     CountedMoves, Handed, MoveCounter, MoveSink, StepAttacks, generate, generate_given, origin,
+    pinned_pieces,
 };
 use crate::board::side::{Black, Side, White};
 use crate::board::{Board, Rules};
@@ -92,6 +93,13 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
     rules: &Rules<S>,
     depth: u32,
 ) -> u64 {
+    // The other side's pinned knights and sliders, whose moves each child generates.
+    let their_pinned = if LAST {
+        let pieces = &board.pieces;
+        pinned_pieces::<Us::Other, ()>(board) - pieces.colored(Us::Other::COLOR, PieceType::Pawn)
+    } else {
+        Bitboard::EMPTY
+    };
     let mut children = Children::<Us, S, LAST> {
         board,
         rules,
@@ -105,8 +113,8 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         },
         their_moves: if LAST {
             [
-                CountedMoves::knights(board, Us::Other::COLOR),
-                CountedMoves::sliders(board, Us::Other::COLOR, rules.slider),
+                CountedMoves::knights(board, Us::Other::COLOR, their_pinned),
+                CountedMoves::sliders(board, Us::Other::COLOR, rules.slider, their_pinned),
                 CountedMoves::pawns::<Us::Other, ()>(board),
             ]
         } else {
@@ -124,6 +132,7 @@ fn play_children<Us: Side, S: Slider, const LAST: bool>(
         } else {
             Bitboard::EMPTY
         },
+        their_pinned,
         nodes: 0,
         side: PhantomData,
     };
@@ -148,6 +157,8 @@ struct Children<'a, Us, S, const LAST: bool> {
     /// handed to each child whose move changed neither them nor the occupancy of a square
     /// they reach.
     slider_map: Bitboard,
+    /// `LAST`: the other side's knights and sliders pinned here, left out of `their_moves`.
+    their_pinned: Bitboard,
     nodes: u64,
     side: PhantomData<Us>,
 }
@@ -190,6 +201,7 @@ impl<Us: Side, S: Slider, const LAST: bool> Children<'_, Us, S, LAST> {
                     }
                     _ => None,
                 },
+                pinned: self.their_pinned,
             };
             count_child::<Us::Other, S>(&child, self.rules, handed)
         } else {
