@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use bitforge_index::verify;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use magic_search::{FindState, HuntReport, ProofReport};
 
 use crate::Failure;
@@ -73,14 +72,7 @@ fn merge_proofs(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
     if args.recheck {
         for (path, part) in args.files.iter().zip(&parts) {
             let started = Instant::now();
-            let progress = ProgressBar::new(part.covered()).with_style(
-                ProgressStyle::with_template(
-                    "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} roots rechecked, about \
-                     {eta} left",
-                )
-                .expect("the template is valid")
-                .progress_chars("=> "),
-            );
+            let progress = prove::roots_bar(part.covered(), "roots rechecked");
             let rechecked =
                 part.recheck_reporting(threads_or_all_cores(None), &|n| progress.inc(n));
             progress.finish_and_clear();

@@ -171,13 +171,7 @@ pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
         );
     }
 
-    let progress = ProgressBar::new(chunk.end - chunk.start).with_style(
-        ProgressStyle::with_template(
-            "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} roots, about {eta} left",
-        )
-        .expect("the template is valid")
-        .progress_chars("=> "),
-    );
+    let progress = roots_bar(chunk.end - chunk.start, "roots");
     progress.set_position(start.covered());
     progress.reset_eta();
     let (before, candidates_before) = (start.covered(), start.candidates_covered());
@@ -289,4 +283,16 @@ pub(crate) fn print_result(report: &ProofReport) -> Result<(), Failure> {
     }
     let tally = &report.tally;
     print_magics(tally.found_count, &tally.found, tally.best)
+}
+
+/// A progress bar over `len` roots of a proof, `what` naming them ("roots", "roots
+/// rechecked").
+pub(crate) fn roots_bar(len: u64, what: &str) -> ProgressBar {
+    ProgressBar::new(len).with_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, about {{eta}} left"
+        ))
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    )
 }

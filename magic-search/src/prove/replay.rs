@@ -73,8 +73,7 @@ pub(crate) fn replay(
                     squares,
                     levels,
                     keep,
-                    empty: vec![EMPTY; slots],
-                    tables: vec![vec![EMPTY; slots]; squares.len()],
+                    tables: vec![vec![EMPTY; slots]; squares.len() + 1],
                     scratch: vec![(0, EMPTY); slots],
                     node: 0,
                 };
@@ -107,14 +106,6 @@ pub(crate) fn replay(
 /// attacks are empty.
 const EMPTY: u64 = 0;
 
-/// The table the nodes of `level` are tested against: their parent's, or `empty` at level 0.
-fn parent_table<'a>(tables: &'a [Vec<u64>], empty: &'a [u64], level: usize) -> &'a [u64] {
-    match level.checked_sub(1) {
-        Some(parent) => &tables[parent],
-        None => empty,
-    }
-}
-
 struct Replayer<'a> {
     target: Target,
     mask: u64,
@@ -122,10 +113,9 @@ struct Replayer<'a> {
     /// Per level, its new occupancies and their attacks.
     levels: &'a [Vec<(u64, u64)>],
     keep: usize,
-    /// The table above level 0: nothing placed.
-    empty: Vec<u64>,
-    /// Per level, the attacks in each slot once every occupancy of the path's node there is
-    /// placed.
+    /// The attacks in each slot: at `level + 1` once every occupancy of the path's node at
+    /// `level` is placed, at 0 none (what the nodes of `level` are tested against is at
+    /// `level`).
     tables: Vec<Vec<u64>>,
     /// The slots the node being tested filled that its parent's table left empty: the node's
     /// number and the attacks.
@@ -158,7 +148,7 @@ impl Replayer<'_> {
     fn collides(&mut self, level: usize, residue: u64) -> bool {
         self.node += 1;
         let (t, mask, node) = (self.target, self.mask, self.node);
-        let parent = parent_table(&self.tables, &self.empty, level);
+        let parent = &self.tables[level];
         for &(occupancy, attacks) in &self.levels[level] {
             let index = t.scheme().index(occupancy, mask, residue, t.bits());
             let held = parent[index];
@@ -182,12 +172,12 @@ impl Replayer<'_> {
     /// occupancies.
     fn fill(&mut self, level: usize, residue: u64) {
         let t = self.target;
-        let mut table = core::mem::take(&mut self.tables[level]);
-        table.copy_from_slice(parent_table(&self.tables, &self.empty, level));
+        let (parents, own) = self.tables.split_at_mut(level + 1);
+        let table = &mut own[0];
+        table.copy_from_slice(&parents[level]);
         for &(occupancy, attacks) in &self.levels[level] {
             table[t.scheme().index(occupancy, self.mask, residue, t.bits())] = attacks;
         }
-        self.tables[level] = table;
     }
 
     fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
