@@ -10,8 +10,8 @@
 use core::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use bitforge_index::Subsets;
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
+use bitforge_index::{Subsets, magic_index};
 
 use super::ProofReport;
 use super::tree::{Tally, count_node};
@@ -36,8 +36,9 @@ pub(crate) fn replay(
         rest ^= 1 << highest;
     }
     // Each level's new occupancies (every subset of the squares above with its own square
-    // added; the empty one too at level 0) and their attacks by the reference ray walk, fewest
-    // blockers first: their attacks are the most distinct, so a collision shows soonest.
+    // added; the empty one too at level 0) as the scheme's keys, and their attacks by the
+    // reference ray walk, fewest blockers first: their attacks are the most distinct, so a
+    // collision shows soonest.
     let mut above = 0u64;
     let levels: Vec<Vec<(u64, u64)>> = squares
         .iter()
@@ -54,7 +55,7 @@ pub(crate) fn replay(
                 .map(|o| {
                     let attacks = ray_attacks(target.kind(), target.square(), o);
                     debug_assert_ne!(attacks, EMPTY, "a slider attacks a square");
-                    (o, attacks)
+                    (target.scheme().key(o, mask), attacks)
                 })
                 .collect()
         })
@@ -69,7 +70,7 @@ pub(crate) fn replay(
             .map(|_| {
                 let mut replayer = Replayer {
                     target,
-                    mask,
+                    shift: 64 - u32::from(target.bits()),
                     squares,
                     levels,
                     keep,
@@ -108,9 +109,10 @@ const EMPTY: u64 = 0;
 
 struct Replayer<'a> {
     target: Target,
-    mask: u64,
+    /// The index's shift: 64 less the target's bits.
+    shift: u32,
     squares: &'a [u32],
-    /// Per level, its new occupancies and their attacks.
+    /// Per level, its new occupancies' keys and their attacks.
     levels: &'a [Vec<(u64, u64)>],
     keep: usize,
     /// The attacks in each slot: at `level + 1` once every occupancy of the path's node at
@@ -145,12 +147,13 @@ impl Replayer<'_> {
     /// Whether two occupancies of the first `level + 1` squares need different attacks in
     /// one slot under `residue`, given that its parent's (those without the level's square)
     /// do not.
+    #[inline(always)]
     fn collides(&mut self, level: usize, residue: u64) -> bool {
         self.node += 1;
-        let (t, mask, node) = (self.target, self.mask, self.node);
+        let (shift, node) = (self.shift, self.node);
         let parent = &self.tables[level];
-        for &(occupancy, attacks) in &self.levels[level] {
-            let index = t.scheme().index(occupancy, mask, residue, t.bits());
+        for &(key, attacks) in &self.levels[level] {
+            let index = magic_index(key, residue, shift);
             let held = parent[index];
             if held != EMPTY {
                 if held != attacks {
@@ -171,21 +174,28 @@ impl Replayer<'_> {
     /// Makes `level`'s table that of `residue`, which passed: its parent's and its own new
     /// occupancies.
     fn fill(&mut self, level: usize, residue: u64) {
-        let t = self.target;
         let (parents, own) = self.tables.split_at_mut(level + 1);
         let table = &mut own[0];
         table.copy_from_slice(&parents[level]);
-        for &(occupancy, attacks) in &self.levels[level] {
-            table[t.scheme().index(occupancy, self.mask, residue, t.bits())] = attacks;
+        for &(key, attacks) in &self.levels[level] {
+            table[magic_index(key, residue, self.shift)] = attacks;
         }
     }
 
+    /// Tests `residue` at `level`, counts it, and walks its subtree if it passes; inlined into
+    /// the loop over a node's children, where most calls would only test.
+    #[inline(always)]
     fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
         let passes = !self.collides(level, residue);
         count_node(tally, level, residue, passes);
-        if !passes {
-            return;
+        if passes {
+            self.below(level, residue, tally);
         }
+    }
+
+    /// Walks the subtree of `residue` at `level`, which passed: each child tested here, the
+    /// ones that pass walked in turn (or the magic recorded at the last level).
+    fn below(&mut self, level: usize, residue: u64, tally: &mut Tally) {
         let t = self.target;
         let Some(&next) = self.squares.get(level + 1) else {
             let check = check_magic(t, residue).expect("every occupancy was just placed");
