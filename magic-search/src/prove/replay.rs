@@ -171,8 +171,8 @@ impl Replayer<'_> {
         false
     }
 
-    /// Makes `level`'s table that of `residue`, which passed: its parent's and its own new
-    /// occupancies.
+    /// Makes the table at `level + 1` that of `residue`, which passed at `level`: its parent's
+    /// (at `level`) and its own new occupancies.
     fn fill(&mut self, level: usize, residue: u64) {
         let (parents, own) = self.tables.split_at_mut(level + 1);
         let table = &mut own[0];
