@@ -74,7 +74,8 @@ pub(crate) fn replay(
                     squares,
                     levels,
                     keep,
-                    tables: vec![vec![EMPTY; slots]; squares.len() + 1],
+                    slots,
+                    tables: vec![EMPTY; slots * (squares.len() + 1)],
                     scratch: vec![(0, EMPTY); slots],
                     node: 0,
                 };
@@ -117,8 +118,12 @@ struct Replayer<'a> {
     keep: usize,
     /// The attacks in each slot: at `level + 1` once every occupancy of the path's node at
     /// `level` is placed, at 0 none (what the nodes of `level` are tested against is at
-    /// `level`).
-    tables: Vec<Vec<u64>>,
+    /// `level`). One allocation, level after level: tables allocated one by one lay 16 bytes
+    /// past a whole number of pages apart, and the copy between them (`fill`) stalled on loads
+    /// that alias the stores just made (measured in results/analysis.md).
+    tables: Vec<u64>,
+    /// Slots in a table: `2^bits`.
+    slots: usize,
     /// The slots the node being tested filled that its parent's table left empty: the node's
     /// number and the attacks.
     scratch: Vec<(u64, u64)>,
@@ -151,7 +156,7 @@ impl Replayer<'_> {
     fn collides(&mut self, level: usize, residue: u64) -> bool {
         self.node += 1;
         let (shift, node) = (self.shift, self.node);
-        let parent = &self.tables[level];
+        let parent = &self.tables[level * self.slots..][..self.slots];
         for &(key, attacks) in &self.levels[level] {
             let index = magic_index(key, residue, shift);
             let held = parent[index];
@@ -174,9 +179,10 @@ impl Replayer<'_> {
     /// Makes the table at `level + 1` that of `residue`, which passed at `level`: its parent's
     /// (at `level`) and its own new occupancies.
     fn fill(&mut self, level: usize, residue: u64) {
-        let (parents, own) = self.tables.split_at_mut(level + 1);
-        let table = &mut own[0];
-        table.copy_from_slice(&parents[level]);
+        let slots = self.slots;
+        let (parents, own) = self.tables.split_at_mut((level + 1) * slots);
+        let table = &mut own[..slots];
+        table.copy_from_slice(&parents[level * slots..]);
         for &(key, attacks) in &self.levels[level] {
             table[magic_index(key, residue, self.shift)] = attacks;
         }
