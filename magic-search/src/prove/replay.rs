@@ -119,8 +119,8 @@ struct Replayer<'a> {
     /// The attacks in each slot: at `level + 1` once every occupancy of the path's node at
     /// `level` is placed, at 0 none (what the nodes of `level` are tested against is at
     /// `level`). One allocation, level after level: tables allocated one by one lay 16 bytes
-    /// past a whole number of pages apart, and the copy between them (`fill`) stalled on loads
-    /// that alias the stores just made (measured in results/analysis.md).
+    /// past a whole number of pages apart, where the copy between them (`fill`) was slow
+    /// (results/analysis.md).
     tables: Vec<u64>,
     /// Slots in a table: `2^bits`.
     slots: usize,
