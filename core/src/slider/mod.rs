@@ -89,10 +89,10 @@ impl RookAndBishop {
 /// stays scalar. Vectorised there, loops of fancy and black magic lookups become AVX-512
 /// gathers, slower than the scalar loads they replace (results/analysis.md, issue 17). Without
 /// AVX-512 (a default build raises the magic backends to x86-64-v3 at most) LLVM makes no
-/// gathers of them but takes four squares a pass with scalar loads, faster than one square a
-/// pass behind the barrier (results/analysis.md, issue 37), so it is `attacks` as it is. The
-/// backends whose vector code wins (hyperbola, kogge-stone) do not use it. No instruction is
-/// emitted.
+/// gathers of them but takes four squares a pass with scalar loads, which measured faster
+/// for `fancy` and `black` than one square a pass behind the barrier, and slower for
+/// `fancy-combined` (results/analysis.md, issue 37); so it is `attacks` as it is. The backends
+/// whose vector code wins (hyperbola, kogge-stone) do not use it. No instruction is emitted.
 #[inline(always)]
 pub(crate) fn kept_scalar(attacks: u64) -> u64 {
     #[cfg(all(
