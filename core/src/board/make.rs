@@ -136,7 +136,10 @@ impl<T: KeyChoice> Board<T> {
     /// stores that made it). In a loop over a parent's moves, play from a copy of the parent
     /// (`let parent = stack[ply];`) rather than from the array: the call that searches each
     /// child could change the array, as far as the compiler knows, so it would read the
-    /// parent again and redo, for every move, what all its children share.
+    /// parent again and redo, for every move, what all its children share. A search that
+    /// passes each child down its recursion as [`play`](Self::play) returns it measured faster
+    /// than one keeping such an array (results/perft-speed-*.md: `board` against
+    /// `board-stack`).
     ///
     /// ```
     /// use bitforge::Position;
