@@ -130,16 +130,13 @@ impl<T: KeyChoice> Board<T> {
         self.play_then(m, rules, |child| child)
     }
 
-    /// Writes the board after the legal move `m` into `child`, as `*child = self.play(m,
-    /// rules)` would, but made where it stays: for a search that keeps one board per ply in
-    /// an array (a child made elsewhere and copied into its slot makes the copy wait for the
-    /// stores that made it). In a loop over a parent's moves, play from a copy of the parent
-    /// (`let parent = stack[ply];`) rather than from the array: the call that searches each
-    /// child could change the array, as far as the compiler knows, so it would read the
-    /// parent again and redo, for every move, what all its children share. A search that
-    /// passes each child down its recursion as [`play`](Self::play) returns it measured faster
-    /// than one keeping such an array (results/perft-speed-*.md: `board` against
-    /// `board-stack`).
+    /// Writes the board after the legal move `m` into `child` (`*child = self.play(m, rules)`),
+    /// for a search that keeps one board per ply in an array. (The assignment measured faster
+    /// than storing each kind of move's child into `child` on its own path: results/analysis.md,
+    /// issue 37.) In a loop over a parent's moves, play from a copy of the parent (`let parent
+    /// = stack[ply];`) rather than from the array: the call that searches each child could
+    /// change the array, as far as the compiler knows, so it would read the parent again and
+    /// redo, for every move, what all its children share.
     ///
     /// ```
     /// use bitforge::Position;
@@ -156,7 +153,7 @@ impl<T: KeyChoice> Board<T> {
     /// ```
     #[inline]
     pub fn play_into<S: Slider>(&self, m: Move, rules: &Rules<S>, child: &mut Board<T>) {
-        self.play_then(m, rules, |made| *child = made);
+        *child = self.play(m, rules);
     }
 
     /// Makes the child as [`play`](Self::play) does and hands it to `keep`, called on each
