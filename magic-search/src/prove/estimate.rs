@@ -79,7 +79,7 @@ pub(super) fn estimate_drawing_roots_past(
     tested[0] = roots as f64;
     let passing_roots: Option<Vec<u64>> = (roots <= exact_level_0).then(|| {
         let started = Instant::now();
-        let passing = (0..roots).filter(|&r| walker.place(0, r)).collect();
+        let passing = (0..roots).filter(|&r| walker.passes(0, r)).collect();
         nanos[0] = started.elapsed().as_nanos();
         timed[0] = roots;
         passing
@@ -100,7 +100,7 @@ pub(super) fn estimate_drawing_roots_past(
             None => {
                 let root = rng.next_u64() % roots;
                 let started = Instant::now();
-                let passes = walker.place(0, root);
+                let passes = walker.passes(0, root);
                 nanos[0] += started.elapsed().as_nanos();
                 timed[0] += 1;
                 if !passes {
@@ -110,7 +110,6 @@ pub(super) fn estimate_drawing_roots_past(
             }
         };
         walker.place(0, node);
-        walker.enter(0, node);
         let mut entered = 1;
         for level in 0..levels - 1 {
             let (children, step) = tree.children(level);
@@ -120,7 +119,7 @@ pub(super) fn estimate_drawing_roots_past(
             passing.extend(
                 (0..children)
                     .map(|c| node + c * step)
-                    .filter(|&child| walker.place(level + 1, child)),
+                    .filter(|&child| walker.passes(level + 1, child)),
             );
             nanos[level + 1] += started.elapsed().as_nanos();
             timed[level + 1] += children;
@@ -129,9 +128,7 @@ pub(super) fn estimate_drawing_roots_past(
             }
             weight *= passing.len() as f64;
             node = pick(&mut rng, &passing);
-            // Tested again: the children tested after it may have replaced its entries.
             walker.place(level + 1, node);
-            walker.enter(level + 1, node);
             entered += 1;
         }
         for level in (0..entered).rev() {

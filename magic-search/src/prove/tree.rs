@@ -199,30 +199,38 @@ impl Tally {
     }
 }
 
-/// A slot of the table being filled: the attacks it holds and who put them there
-/// ([`ON_PATH`], or the number of the node being tested).
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    attacks: u64,
-    stamp: u64,
+/// The table slot no occupancy has filled: no rook or bishop attacks no square, so no attack
+/// set is 0.
+const EMPTY: u64 = 0;
+
+/// The table the path's nodes fill: the attacks each slot holds ([`EMPTY`] if none), and the
+/// slots filled, in the order they were (a node that fails, or leaves the path, empties its
+/// own from the end of the trail). Each of the tree's occupancies fills one slot at most, so
+/// the tree's count bounds the trail.
+struct Table {
+    slots: Vec<u64>,
+    trail: Vec<u32>,
 }
 
-/// The stamp of a slot filled by a node on the walk's current path: valid until that node's
-/// subtree is done. 0 marks a slot never filled; tested nodes are numbered from 2, so a slot a
-/// failed node filled is stale as soon as the next node is tested, without being cleared.
-const ON_PATH: u64 = 1;
+/// What stays the same through a walk: passed down the recursion apart from the table, so that
+/// the table's slices stay in registers across a level's children.
+struct Descent<'t> {
+    tree: &'t Tree,
+    /// Set to abandon the walk (checked between children).
+    stop: &'t AtomicBool,
+    shift: u32,
+    keep: usize,
+}
 
 /// One thread's walker: a table shared by every node of the path being walked.
 pub(crate) struct Walker<'t> {
     tree: &'t Tree,
-    /// Set to abandon the walk (checked between children).
     stop: &'t AtomicBool,
-    slots: Vec<Slot>,
-    /// The number of the node last tested (its stamp).
-    node: u64,
-    /// Per level, the slots the path's node at that level filled: emptied when its subtree is
-    /// done.
-    filled: Vec<Vec<usize>>,
+    table: Table,
+    /// How much of the trail the path's nodes hold.
+    trail_len: usize,
+    /// Per level, where the path's node at that level starts in the trail.
+    marks: Vec<usize>,
     shift: u32,
 }
 
@@ -232,13 +240,12 @@ impl<'t> Walker<'t> {
         Walker {
             tree,
             stop,
-            slots: vec![Slot::default(); 1 << bits],
-            node: ON_PATH,
-            filled: tree
-                .levels
-                .iter()
-                .map(|level| Vec::with_capacity(level.refs.len()))
-                .collect(),
+            table: Table {
+                slots: vec![EMPTY; 1 << bits],
+                trail: vec![0; tree.levels.iter().map(|level| level.refs.len()).sum()],
+            },
+            trail_len: 0,
+            marks: vec![0; tree.levels.len()],
             shift: 64 - u32::from(bits),
         }
     }
@@ -261,45 +268,107 @@ impl<'t> Walker<'t> {
             if !passes {
                 break;
             }
-            self.enter(level, node);
             entered += 1;
         }
-        let finished = entered <= root_level || self.below(root_level, residue, keep, tally);
+        let descent = Descent {
+            tree: self.tree,
+            stop: self.stop,
+            shift: self.shift,
+            keep,
+        };
+        let finished = entered <= root_level
+            || descent.below(
+                &mut self.table.slots,
+                &mut self.table.trail,
+                self.trail_len,
+                root_level,
+                residue,
+                tally,
+            );
         for level in (0..entered).rev() {
             self.leave(level);
         }
         finished
     }
 
-    /// Walks the children of a node of `level` that passed and is on the path (or records it
-    /// as a magic at the last level); `false` if stopped part way. Every child is tested: they
-    /// are counted at once, those that pass one by one.
-    fn below(&mut self, level: usize, residue: u64, keep: usize, tally: &mut Tally) -> bool {
-        if level + 1 == self.tree.levels.len() {
-            let check = check_magic(self.tree.target, residue)
+    /// Tests the node `residue` of `level` under the path's entries and, if none of the
+    /// level's occupancies collides destructively, puts the node on the path (its entries stay
+    /// until [`leave`](Self::leave)); `false` with the table as it was otherwise.
+    pub(crate) fn place(&mut self, level: usize, residue: u64) -> bool {
+        let (refs, start) = (&self.tree.levels[level].refs, self.trail_len);
+        let Table { slots, trail } = &mut self.table;
+        match fill(slots, trail, start, refs, self.shift, residue) {
+            Some(end) => {
+                self.marks[level] = start;
+                self.trail_len = end;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the node `residue` of `level` passes under the path's entries, leaving the
+    /// table as it was.
+    pub(crate) fn passes(&mut self, level: usize, residue: u64) -> bool {
+        let passes = self.place(level, residue);
+        if passes {
+            self.leave(level);
+        }
+        passes
+    }
+
+    /// Takes the path's node at `level` (the last placed) off the path, emptying the slots it
+    /// filled.
+    pub(crate) fn leave(&mut self, level: usize) {
+        let start = self.marks[level];
+        empty(
+            &mut self.table.slots,
+            &self.table.trail[start..self.trail_len],
+        );
+        self.trail_len = start;
+    }
+}
+
+impl Descent<'_> {
+    /// Walks the children of a node of `level` that passed and is on the path, the path's
+    /// entries filling `trail` up to `end` (or records the node as a magic at the last level);
+    /// `false` if stopped part way. Every child is tested: they are counted at once, those
+    /// that pass one by one.
+    fn below(
+        &self,
+        slots: &mut [u64],
+        trail: &mut [u32],
+        end: usize,
+        level: usize,
+        residue: u64,
+        tally: &mut Tally,
+    ) -> bool {
+        let tree = self.tree;
+        if level + 1 == tree.levels.len() {
+            let check = check_magic(tree.target, residue)
                 .expect("a residue that passes every level is a magic");
             let found = Found {
                 magic: residue,
                 lowest: check.lowest,
                 highest: check.highest,
             };
-            tally.add_found(found, keep);
+            tally.add_found(found, self.keep);
             return true;
         }
         if self.stop.load(Ordering::Relaxed) {
             return false;
         }
-        let (children, step) = self.tree.children(level);
+        let (children, step) = tree.children(level);
+        let refs = &tree.levels[level + 1].refs;
         tally.levels[level + 1].tested += children;
         for child in 0..children {
             let residue = residue + child * step;
-            if self.place(level + 1, residue) {
+            if let Some(child_end) = fill(slots, trail, end, refs, self.shift, residue) {
                 let count = &mut tally.levels[level + 1];
                 count.passed += 1;
                 count.digest = count.digest.wrapping_add(node_digest(level + 1, residue));
-                self.enter(level + 1, residue);
-                let finished = self.below(level + 1, residue, keep, tally);
-                self.leave(level + 1);
+                let finished = self.below(slots, trail, child_end, level + 1, residue, tally);
+                empty(slots, &trail[end..child_end]);
                 if !finished {
                     return false;
                 }
@@ -307,46 +376,40 @@ impl<'t> Walker<'t> {
         }
         true
     }
+}
 
-    /// Tests the node `residue` of `level` under the path's entries: puts the level's new
-    /// occupancies in the table, `false` at the first destructive collision.
-    #[inline]
-    pub(crate) fn place(&mut self, level: usize, residue: u64) -> bool {
-        self.node += 1;
-        let stamp = self.node;
-        let last = self.slots.len() - 1;
-        for &(key, attacks) in &self.tree.levels[level].refs {
-            // The shift leaves at most `bits` bits: the mask only spares the bounds check.
-            let slot = &mut self.slots[(key.wrapping_mul(residue) >> self.shift) as usize & last];
-            if slot.stamp == ON_PATH || slot.stamp == stamp {
-                if slot.attacks != attacks {
-                    return false;
-                }
-            } else {
-                *slot = Slot { attacks, stamp };
-            }
-        }
-        true
-    }
-
-    /// Puts the node just placed (which passed) on the path at `level`: its entries stay valid
-    /// for its subtree.
-    pub(crate) fn enter(&mut self, level: usize, residue: u64) {
-        let (stamp, last) = (self.node, self.slots.len() - 1);
-        let filled = &mut self.filled[level];
-        for &(key, _) in &self.tree.levels[level].refs {
-            let at = (key.wrapping_mul(residue) >> self.shift) as usize & last;
-            if self.slots[at].stamp == stamp {
-                self.slots[at].stamp = ON_PATH;
-                filled.push(at);
-            }
+/// Puts the occupancies `refs` of the node `residue` in the table, recording the slots they
+/// fill in `trail` from `start`: where the trail ends then, or `None` at the first destructive
+/// collision, with the table as it was.
+#[inline(always)]
+fn fill(
+    slots: &mut [u64],
+    trail: &mut [u32],
+    start: usize,
+    refs: &[(u64, u64)],
+    shift: u32,
+    residue: u64,
+) -> Option<usize> {
+    let last = slots.len() - 1;
+    let mut end = start;
+    for &(key, attacks) in refs {
+        // The shift leaves at most `bits` bits: the mask only spares the bounds check.
+        let at = (key.wrapping_mul(residue) >> shift) as usize & last;
+        if slots[at] == EMPTY {
+            slots[at] = attacks;
+            trail[end] = at as u32;
+            end += 1;
+        } else if slots[at] != attacks {
+            empty(slots, &trail[start..end]);
+            return None;
         }
     }
+    Some(end)
+}
 
-    /// Takes the path's node at `level` off the path, emptying the slots it filled.
-    pub(crate) fn leave(&mut self, level: usize) {
-        for at in self.filled[level].drain(..) {
-            self.slots[at].stamp = 0;
-        }
+/// Empties the slots of `filled`.
+fn empty(slots: &mut [u64], filled: &[u32]) {
+    for &at in filled {
+        slots[at as usize] = EMPTY;
     }
 }
