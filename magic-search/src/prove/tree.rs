@@ -361,20 +361,126 @@ impl Descent<'_> {
         let (children, step) = tree.children(level);
         let refs = &tree.levels[level + 1].refs;
         tally.levels[level + 1].tested += children;
+        let child_bits = children.trailing_zeros();
+        if Sieve::serves(child_bits, slots.len()) {
+            let sieve = Sieve::new(slots, refs, residue, child_bits);
+            for (word, &alive) in sieve.alive().iter().enumerate() {
+                let mut alive = alive;
+                while alive != 0 {
+                    let child = (word * 64) as u64 + u64::from(alive.trailing_zeros());
+                    alive &= alive - 1;
+                    let residue = residue + child * step;
+                    if !self.child(slots, trail, end, level + 1, residue, tally) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
         for child in 0..children {
             let residue = residue + child * step;
-            if let Some(child_end) = fill(slots, trail, end, refs, self.shift, residue) {
-                let count = &mut tally.levels[level + 1];
-                count.passed += 1;
-                count.digest = count.digest.wrapping_add(node_digest(level + 1, residue));
-                let finished = self.below(slots, trail, child_end, level + 1, residue, tally);
-                empty(slots, &trail[end..child_end]);
-                if !finished {
-                    return false;
-                }
+            if !self.child(slots, trail, end, level + 1, residue, tally) {
+                return false;
             }
         }
         true
+    }
+
+    /// Tests the node `residue` of `level`, the path's entries filling `trail` up to `end`,
+    /// and walks its subtree if it passes; `false` if the walk was stopped there.
+    #[inline(always)]
+    fn child(
+        &self,
+        slots: &mut [u64],
+        trail: &mut [u32],
+        end: usize,
+        level: usize,
+        residue: u64,
+        tally: &mut Tally,
+    ) -> bool {
+        let refs = &self.tree.levels[level].refs;
+        let Some(child_end) = fill(slots, trail, end, refs, self.shift, residue) else {
+            return true;
+        };
+        let count = &mut tally.levels[level];
+        count.passed += 1;
+        count.digest = count.digest.wrapping_add(node_digest(level, residue));
+        let finished = self.below(slots, trail, child_end, level, residue, tally);
+        empty(slots, &trail[end..child_end]);
+        finished
+    }
+}
+
+/// The children of a node that cannot pass because one of their occupancies lands on a slot
+/// the path holds with other attacks, found for all the children at once.
+///
+/// A level's occupancies all hold its square `s` and otherwise only squares at least
+/// `s + child_bits` (the level above's), so a key is `2^s` times an odd number that is 1
+/// modulo `2^child_bits`. The children of a node `r` are `r + c * 2^(64 - s - child_bits)`,
+/// `c < 2^child_bits`, and a key's product with child `c` is its product with `r` plus
+/// `c * 2^(64 - child_bits)`: the product's top `child_bits` bits are `u + c` modulo
+/// `2^child_bits`, `u` those of the product with `r`. Where the table has no more slots than a
+/// node has children, a slot is a run of those values, so the children that an occupancy sends
+/// onto a slot it cannot share are one mask of the runs, rotated by `u`.
+pub(crate) struct Sieve {
+    alive: [u64; SIEVE_WORDS],
+    words: usize,
+}
+
+/// The widest level sieved: `64 * SIEVE_WORDS` children a node.
+const SIEVE_WORDS: usize = 8;
+
+impl Sieve {
+    /// Whether a level whose nodes have `2^child_bits` children is sieved with a table of
+    /// `slots`: at least 64 children (fewer are tested as fast one by one), at most
+    /// `64 * SIEVE_WORDS`, and at least as many as slots.
+    pub(crate) fn serves(child_bits: u32, slots: usize) -> bool {
+        (6..=SIEVE_WORDS.ilog2() + 6).contains(&child_bits) && 1usize << child_bits >= slots
+    }
+
+    /// The children of `residue` whose occupancies `refs` land only on empty slots of `slots`
+    /// or on slots holding their own attacks.
+    pub(crate) fn new(slots: &[u64], refs: &[(u64, u64)], residue: u64, child_bits: u32) -> Self {
+        let words = 1usize << (child_bits - 6);
+        let run = 1u32 << (child_bits - slots.len().ilog2());
+        let mut alive = [0; SIEVE_WORDS];
+        alive[..words].fill(!0);
+        for &(key, attacks) in refs {
+            let mut clash = [0u64; SIEVE_WORDS];
+            for (slot, &held) in slots.iter().enumerate() {
+                if held != EMPTY && held != attacks {
+                    let first = slot as u32 * run;
+                    let word = &mut clash[(first / 64) as usize..][..run.div_ceil(64) as usize];
+                    let bits = if run >= 64 { !0 } else { (1u64 << run) - 1 };
+                    for w in word {
+                        *w |= bits << (first % 64);
+                    }
+                }
+            }
+            let turn = (key.wrapping_mul(residue) >> (64 - child_bits)) as usize;
+            let (whole, part) = (turn / 64, (turn % 64) as u32);
+            let mut any = 0;
+            for (i, alive) in alive[..words].iter_mut().enumerate() {
+                let low = clash[(i + whole) % words];
+                let high = clash[(i + whole + 1) % words];
+                let failing = if part == 0 {
+                    low
+                } else {
+                    low >> part | high << (64 - part)
+                };
+                *alive &= !failing;
+                any |= *alive;
+            }
+            if any == 0 {
+                break;
+            }
+        }
+        Sieve { alive, words }
+    }
+
+    /// The children left, a bit each, from child 0.
+    pub(crate) fn alive(&self) -> &[u64] {
+        &self.alive[..self.words]
     }
 }
 
@@ -411,5 +517,63 @@ fn fill(
 fn empty(slots: &mut [u64], filled: &[u32]) {
     for &at in filled {
         slots[at as usize] = EMPTY;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bitforge_index::{Scheme, SliderKind};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+    use super::*;
+
+    /// The sieve keeps exactly the children whose occupancies each land on an empty slot or on
+    /// their own attacks, on random tables, for every level it serves.
+    #[test]
+    fn the_sieve_keeps_exactly_the_children_the_table_lets_through() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let (mut kept, mut dropped) = (0u64, 0u64);
+        for (square, bits) in [(54, 3), (58, 4), (34, 6), (36, 8)] {
+            let target = Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap();
+            let tree = Tree::new(target).unwrap();
+            let shift = 64 - u32::from(bits);
+            for level in 0..tree.levels.len() - 1 {
+                let (children, step) = tree.children(level);
+                let child_bits = children.trailing_zeros();
+                if !Sieve::serves(child_bits, 1 << bits) {
+                    continue;
+                }
+                let refs = &tree.levels[level + 1].refs;
+                for _ in 0..50 {
+                    let slots: Vec<u64> = (0..1 << bits)
+                        .map(|_| match rng.next_u64() % 3 {
+                            0 => EMPTY,
+                            _ => refs[(rng.next_u64() % refs.len() as u64) as usize].1,
+                        })
+                        .collect();
+                    let residue = rng.next_u64() & (step - 1);
+                    let sieve = Sieve::new(&slots, refs, residue, child_bits);
+                    for child in 0..children {
+                        let candidate = residue + child * step;
+                        let lets_through = refs.iter().all(|&(key, attacks)| {
+                            let held = slots[(key.wrapping_mul(candidate) >> shift) as usize];
+                            held == EMPTY || held == attacks
+                        });
+                        let alive = sieve.alive()[(child / 64) as usize] >> (child % 64) & 1;
+                        assert_eq!(alive == 1, lets_through, "{square} {bits} {level} {child}");
+                        if lets_through {
+                            kept += 1;
+                        } else {
+                            dropped += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            kept > 1000 && dropped > 1000,
+            "{kept} kept, {dropped} dropped"
+        );
     }
 }
