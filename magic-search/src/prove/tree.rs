@@ -363,7 +363,7 @@ impl Descent<'_> {
         tally.levels[level + 1].tested += children;
         let child_bits = children.trailing_zeros();
         if Sieve::serves(child_bits, slots.len()) {
-            let sieve = Sieve::new(slots, refs, residue, child_bits);
+            let sieve = Sieve::new(slots, &trail[..end], refs, residue, child_bits);
             for (word, &alive) in sieve.alive().iter().enumerate() {
                 let mut alive = alive;
                 while alive != 0 {
@@ -430,32 +430,50 @@ pub(crate) struct Sieve {
 /// The widest level sieved: `64 * SIEVE_WORDS` children a node.
 const SIEVE_WORDS: usize = 8;
 
+/// The narrowest level sieved: `2^SIEVE_LEAST_BITS` children a node.
+const SIEVE_LEAST_BITS: u32 = 3;
+
 impl Sieve {
     /// Whether a level whose nodes have `2^child_bits` children is sieved with a table of
-    /// `slots`: at least 64 children (fewer are tested as fast one by one), at most
-    /// `64 * SIEVE_WORDS`, and at least as many as slots.
+    /// `slots`: at least [`SIEVE_LEAST_BITS`] children a node, at most `64 * SIEVE_WORDS`,
+    /// and at least as many as slots.
     pub(crate) fn serves(child_bits: u32, slots: usize) -> bool {
-        (6..=SIEVE_WORDS.ilog2() + 6).contains(&child_bits) && 1usize << child_bits >= slots
+        (SIEVE_LEAST_BITS..=SIEVE_WORDS.ilog2() + 6).contains(&child_bits)
+            && 1usize << child_bits >= slots
     }
 
     /// The children of `residue` whose occupancies `refs` land only on empty slots of `slots`
-    /// or on slots holding their own attacks.
-    pub(crate) fn new(slots: &[u64], refs: &[(u64, u64)], residue: u64, child_bits: u32) -> Self {
-        let words = 1usize << (child_bits - 6);
+    /// or on slots holding their own attacks; `filled` lists the slots that are not empty.
+    pub(crate) fn new(
+        slots: &[u64],
+        filled: &[u32],
+        refs: &[(u64, u64)],
+        residue: u64,
+        child_bits: u32,
+    ) -> Self {
+        let words = 1usize << child_bits.saturating_sub(6);
         let run = 1u32 << (child_bits - slots.len().ilog2());
         let mut alive = [0; SIEVE_WORDS];
-        alive[..words].fill(!0);
+        alive[..words].fill(!0 >> (64 - (1u32 << child_bits).min(64)));
+        // Every slot the path fills, as the runs of children it takes; an occupancy clashes
+        // with all but those holding its own attacks (few).
+        let mut taken = [0u64; SIEVE_WORDS];
+        for &slot in filled {
+            mark_run(&mut taken, slot, run, |word, bits| *word |= bits);
+        }
         for &(key, attacks) in refs {
-            let mut clash = [0u64; SIEVE_WORDS];
-            for (slot, &held) in slots.iter().enumerate() {
-                if held != EMPTY && held != attacks {
-                    let first = slot as u32 * run;
-                    let word = &mut clash[(first / 64) as usize..][..run.div_ceil(64) as usize];
-                    let bits = if run >= 64 { !0 } else { (1u64 << run) - 1 };
-                    for w in word {
-                        *w |= bits << (first % 64);
-                    }
+            let mut clash = taken;
+            for &slot in filled {
+                if slots[slot as usize] == attacks {
+                    mark_run(&mut clash, slot, run, |word, bits| *word &= !bits);
                 }
+            }
+            // Fewer than 64 children: the mask repeated through the word, which a rotation of
+            // the word then turns as it would turn the children's bits alone.
+            let mut period = 1u32 << child_bits;
+            while period < 64 {
+                clash[0] |= clash[0] << period;
+                period *= 2;
             }
             let turn = (key.wrapping_mul(residue) >> (64 - child_bits)) as usize;
             let (whole, part) = (turn / 64, (turn % 64) as u32);
@@ -481,6 +499,20 @@ impl Sieve {
     /// The children left, a bit each, from child 0.
     pub(crate) fn alive(&self) -> &[u64] {
         &self.alive[..self.words]
+    }
+}
+
+/// Applies `mark` to the words and bits of `slot`'s run of `run` children.
+#[inline(always)]
+fn mark_run(words: &mut [u64; SIEVE_WORDS], slot: u32, run: u32, mark: impl Fn(&mut u64, u64)) {
+    let first = slot * run;
+    let bits = if run >= 64 {
+        !0
+    } else {
+        ((1u64 << run) - 1) << (first % 64)
+    };
+    for word in &mut words[(first / 64) as usize..][..run.div_ceil(64) as usize] {
+        mark(word, bits);
     }
 }
 
@@ -534,7 +566,7 @@ mod tests {
     fn the_sieve_keeps_exactly_the_children_the_table_lets_through() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut kept, mut dropped) = (0u64, 0u64);
-        for (square, bits) in [(54, 3), (58, 4), (34, 6), (36, 8)] {
+        for (square, bits) in [(54, 3), (58, 4), (13, 4), (13, 5), (34, 6), (36, 8)] {
             let target = Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap();
             let tree = Tree::new(target).unwrap();
             let shift = 64 - u32::from(bits);
@@ -553,7 +585,10 @@ mod tests {
                         })
                         .collect();
                     let residue = rng.next_u64() & (step - 1);
-                    let sieve = Sieve::new(&slots, refs, residue, child_bits);
+                    let filled: Vec<u32> = (0..slots.len() as u32)
+                        .filter(|&slot| slots[slot as usize] != EMPTY)
+                        .collect();
+                    let sieve = Sieve::new(&slots, &filled, refs, residue, child_bits);
                     for child in 0..children {
                         let candidate = residue + child * step;
                         let lets_through = refs.iter().all(|&(key, attacks)| {
