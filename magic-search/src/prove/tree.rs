@@ -433,13 +433,19 @@ const SIEVE_WORDS: usize = 8;
 /// The narrowest level sieved: `2^SIEVE_LEAST_BITS` children a node.
 const SIEVE_LEAST_BITS: u32 = 3;
 
+/// The largest table sieved with: each occupancy looks through the slots the path fills, so
+/// on larger tables testing the children one by one is faster (bishop e5 at 8 bits measured
+/// slower sieved, `results/analysis.md`).
+const SIEVE_MOST_SLOTS: usize = 64;
+
 impl Sieve {
     /// Whether a level whose nodes have `2^child_bits` children is sieved with a table of
     /// `slots`: at least [`SIEVE_LEAST_BITS`] children a node, at most `64 * SIEVE_WORDS`,
-    /// and at least as many as slots.
+    /// and at least as many as slots, of which at most [`SIEVE_MOST_SLOTS`].
     pub(crate) fn serves(child_bits: u32, slots: usize) -> bool {
         (SIEVE_LEAST_BITS..=SIEVE_WORDS.ilog2() + 6).contains(&child_bits)
             && 1usize << child_bits >= slots
+            && slots <= SIEVE_MOST_SLOTS
     }
 
     /// The children of `residue` whose occupancies `refs` land only on empty slots of `slots`
