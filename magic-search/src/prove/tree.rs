@@ -359,28 +359,50 @@ impl Descent<'_> {
             return false;
         }
         let (children, step) = tree.children(level);
-        let refs = &tree.levels[level + 1].refs;
         tally.levels[level + 1].tested += children;
         let child_bits = children.trailing_zeros();
-        if Sieve::serves(child_bits, slots.len()) {
-            let sieve = Sieve::new(slots, &trail[..end], refs, residue, child_bits);
-            for (word, &alive) in sieve.alive().iter().enumerate() {
-                let mut alive = alive;
-                while alive != 0 {
-                    let child = (word * 64) as u64 + u64::from(alive.trailing_zeros());
-                    alive &= alive - 1;
-                    let residue = residue + child * step;
-                    if !self.child(slots, trail, end, level + 1, residue, tally) {
-                        return false;
-                    }
-                }
-            }
-            return true;
+        if sieves(child_bits, slots.len()) {
+            let sieved = Sieve::<NARROW_SIEVE_WORDS>::wide_enough(child_bits);
+            return if sieved {
+                self.sieved::<NARROW_SIEVE_WORDS>(slots, trail, end, level, residue, tally)
+            } else {
+                self.sieved::<WIDE_SIEVE_WORDS>(slots, trail, end, level, residue, tally)
+            };
         }
         for child in 0..children {
             let residue = residue + child * step;
             if !self.child(slots, trail, end, level + 1, residue, tally) {
                 return false;
+            }
+        }
+        true
+    }
+
+    /// [`below`](Self::below)'s children sieved ([`Sieve`]) and the ones left tested: out of
+    /// line, so that the wide sieve's arrays are not in every call's frame.
+    #[inline(never)]
+    fn sieved<const WORDS: usize>(
+        &self,
+        slots: &mut [u64],
+        trail: &mut [u32],
+        end: usize,
+        level: usize,
+        residue: u64,
+        tally: &mut Tally,
+    ) -> bool {
+        let (children, step) = self.tree.children(level);
+        let refs = &self.tree.levels[level + 1].refs;
+        let child_bits = children.trailing_zeros();
+        let sieve = Sieve::<WORDS>::new(slots, &trail[..end], refs, residue, child_bits);
+        for (word, &alive) in sieve.alive().iter().enumerate() {
+            let mut alive = alive;
+            while alive != 0 {
+                let child = (word * 64) as u64 + u64::from(alive.trailing_zeros());
+                alive &= alive - 1;
+                let residue = residue + child * step;
+                if !self.child(slots, trail, end, level + 1, residue, tally) {
+                    return false;
+                }
             }
         }
         true
@@ -422,13 +444,17 @@ impl Descent<'_> {
 /// `2^child_bits`, `u` those of the product with `r`. Where the table has no more slots than a
 /// node has children, a slot is a run of those values, so the children that an occupancy sends
 /// onto a slot it cannot share are one mask of the runs, rotated by `u`.
-pub(crate) struct Sieve {
-    alive: [u64; SIEVE_WORDS],
+pub(crate) struct Sieve<const WORDS: usize> {
+    alive: [u64; WORDS],
     words: usize,
 }
 
-/// The widest level sieved: `64 * SIEVE_WORDS` children a node.
-const SIEVE_WORDS: usize = 8;
+/// The sieve's words for levels of up to 512 children a node.
+const NARROW_SIEVE_WORDS: usize = 8;
+
+/// The sieve's words for the widest levels sieved, up to 65,536 children a node: the levels
+/// that cross a bishop's own square.
+const WIDE_SIEVE_WORDS: usize = 1024;
 
 /// The narrowest level sieved: `2^SIEVE_LEAST_BITS` children a node.
 const SIEVE_LEAST_BITS: u32 = 3;
@@ -438,14 +464,22 @@ const SIEVE_LEAST_BITS: u32 = 3;
 /// slower sieved, `results/analysis.md`).
 const SIEVE_MOST_SLOTS: usize = 64;
 
-impl Sieve {
-    /// Whether a level whose nodes have `2^child_bits` children is sieved with a table of
-    /// `slots`: at least [`SIEVE_LEAST_BITS`] children a node, at most `64 * SIEVE_WORDS`,
-    /// and at least as many as slots, of which at most [`SIEVE_MOST_SLOTS`].
-    pub(crate) fn serves(child_bits: u32, slots: usize) -> bool {
-        (SIEVE_LEAST_BITS..=SIEVE_WORDS.ilog2() + 6).contains(&child_bits)
-            && 1usize << child_bits >= slots
-            && slots <= SIEVE_MOST_SLOTS
+/// Whether a level whose nodes have `2^child_bits` children is sieved with a table of
+/// `slots`: at least [`SIEVE_LEAST_BITS`] children a node, at most `64 * WIDE_SIEVE_WORDS`,
+/// and at least as many as slots, of which at most [`SIEVE_MOST_SLOTS`].
+pub(crate) fn sieves(child_bits: u32, slots: usize) -> bool {
+    (SIEVE_LEAST_BITS..=Sieve::<WIDE_SIEVE_WORDS>::MOST_BITS).contains(&child_bits)
+        && 1usize << child_bits >= slots
+        && slots <= SIEVE_MOST_SLOTS
+}
+
+impl<const WORDS: usize> Sieve<WORDS> {
+    /// The most children a node this sieve holds: `2^MOST_BITS`.
+    const MOST_BITS: u32 = WORDS.ilog2() + 6;
+
+    /// Whether this sieve holds `2^child_bits` children.
+    pub(crate) fn wide_enough(child_bits: u32) -> bool {
+        child_bits <= Self::MOST_BITS
     }
 
     /// The children of `residue` whose occupancies `refs` land only on empty slots of `slots`
@@ -459,16 +493,17 @@ impl Sieve {
     ) -> Self {
         let words = 1usize << child_bits.saturating_sub(6);
         let run = 1u32 << (child_bits - slots.len().ilog2());
-        let mut alive = [0; SIEVE_WORDS];
+        let mut alive = [0; WORDS];
         alive[..words].fill(!0 >> (64 - (1u32 << child_bits).min(64)));
         // Every slot the path fills, as the runs of children it takes; an occupancy clashes
         // with all but those holding its own attacks (few).
-        let mut taken = [0u64; SIEVE_WORDS];
+        let mut taken = [0u64; WORDS];
         for &slot in filled {
             mark_run(&mut taken, slot, run, |word, bits| *word |= bits);
         }
+        let mut clash = [0u64; WORDS];
         for &(key, attacks) in refs {
-            let mut clash = taken;
+            clash[..words].copy_from_slice(&taken[..words]);
             for &slot in filled {
                 if slots[slot as usize] == attacks {
                     mark_run(&mut clash, slot, run, |word, bits| *word &= !bits);
@@ -485,8 +520,8 @@ impl Sieve {
             let (whole, part) = (turn / 64, (turn % 64) as u32);
             let mut any = 0;
             for (i, alive) in alive[..words].iter_mut().enumerate() {
-                let low = clash[(i + whole) % words];
-                let high = clash[(i + whole + 1) % words];
+                let low = clash[(i + whole) & (words - 1)];
+                let high = clash[(i + whole + 1) & (words - 1)];
                 let failing = if part == 0 {
                     low
                 } else {
@@ -510,7 +545,7 @@ impl Sieve {
 
 /// Applies `mark` to the words and bits of `slot`'s run of `run` children.
 #[inline(always)]
-fn mark_run(words: &mut [u64; SIEVE_WORDS], slot: u32, run: u32, mark: impl Fn(&mut u64, u64)) {
+fn mark_run(words: &mut [u64], slot: u32, run: u32, mark: impl Fn(&mut u64, u64)) {
     let first = slot * run;
     let bits = if run >= 64 {
         !0
@@ -572,18 +607,29 @@ mod tests {
     fn the_sieve_keeps_exactly_the_children_the_table_lets_through() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut kept, mut dropped) = (0u64, 0u64);
-        for (square, bits) in [(54, 3), (58, 4), (13, 4), (13, 5), (34, 6), (36, 8)] {
+        // Bishop g7, c8, f2, c5 and e5, and h4 and g5, whose levels of 2^16 children a node
+        // take the wide sieve.
+        for (square, bits) in [
+            (54, 3),
+            (58, 4),
+            (13, 4),
+            (13, 5),
+            (34, 6),
+            (36, 8),
+            (31, 4),
+            (38, 4),
+        ] {
             let target = Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap();
             let tree = Tree::new(target).unwrap();
             let shift = 64 - u32::from(bits);
             for level in 0..tree.levels.len() - 1 {
                 let (children, step) = tree.children(level);
                 let child_bits = children.trailing_zeros();
-                if !Sieve::serves(child_bits, 1 << bits) {
+                if !sieves(child_bits, 1 << bits) {
                     continue;
                 }
                 let refs = &tree.levels[level + 1].refs;
-                for _ in 0..50 {
+                for _ in 0..if children > 4096 { 4 } else { 50 } {
                     let slots: Vec<u64> = (0..1 << bits)
                         .map(|_| match rng.next_u64() % 3 {
                             0 => EMPTY,
@@ -594,7 +640,14 @@ mod tests {
                     let filled: Vec<u32> = (0..slots.len() as u32)
                         .filter(|&slot| slots[slot as usize] != EMPTY)
                         .collect();
-                    let sieve = Sieve::new(&slots, &filled, refs, residue, child_bits);
+                    let sieve =
+                        Sieve::<WIDE_SIEVE_WORDS>::new(&slots, &filled, refs, residue, child_bits);
+                    if Sieve::<NARROW_SIEVE_WORDS>::wide_enough(child_bits) {
+                        let narrow = Sieve::<NARROW_SIEVE_WORDS>::new(
+                            &slots, &filled, refs, residue, child_bits,
+                        );
+                        assert_eq!(narrow.alive(), sieve.alive());
+                    }
                     for child in 0..children {
                         let candidate = residue + child * step;
                         let lets_through = refs.iter().all(|&(key, attacks)| {
