@@ -362,11 +362,10 @@ impl Descent<'_> {
         tally.levels[level + 1].tested += children;
         let child_bits = children.trailing_zeros();
         if sieves(child_bits, slots.len()) {
-            let sieved = Sieve::<NARROW_SIEVE_WORDS>::wide_enough(child_bits);
-            return if sieved {
+            return if Sieve::<NARROW_SIEVE_WORDS>::wide_enough(child_bits) {
                 self.sieved::<NARROW_SIEVE_WORDS>(slots, trail, end, level, residue, tally)
             } else {
-                self.sieved::<WIDE_SIEVE_WORDS>(slots, trail, end, level, residue, tally)
+                self.sieved_wide(slots, trail, end, level, residue, tally)
             };
         }
         for child in 0..children {
@@ -378,9 +377,23 @@ impl Descent<'_> {
         true
     }
 
-    /// [`below`](Self::below)'s children sieved ([`Sieve`]) and the ones left tested: out of
-    /// line, so that the wide sieve's arrays are not in every call's frame.
+    /// [`sieved`](Self::sieved) with the wide sieve: out of line, so that its arrays are not
+    /// in every call's frame.
     #[inline(never)]
+    fn sieved_wide(
+        &self,
+        slots: &mut [u64],
+        trail: &mut [u32],
+        end: usize,
+        level: usize,
+        residue: u64,
+        tally: &mut Tally,
+    ) -> bool {
+        self.sieved::<WIDE_SIEVE_WORDS>(slots, trail, end, level, residue, tally)
+    }
+
+    /// [`below`](Self::below)'s children sieved ([`Sieve`]) and the ones left tested.
+    #[inline(always)]
     fn sieved<const WORDS: usize>(
         &self,
         slots: &mut [u64],
