@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
-use bitforge_index::{Scheme, Subsets};
+use bitforge_index::{Scheme, Subsets, magic_index};
 
 use crate::engine::Found;
 use crate::hunt::{Target, check_magic, fewest_slots};
@@ -586,7 +586,7 @@ fn fill(
     let mut end = start;
     for &(key, attacks) in refs {
         // The shift leaves at most `bits` bits: the mask only spares the bounds check.
-        let at = (key.wrapping_mul(residue) >> shift) as usize & last;
+        let at = magic_index(key, residue, shift) & last;
         if slots[at] == EMPTY {
             slots[at] = attacks;
             trail[end] = at as u32;
@@ -664,7 +664,7 @@ mod tests {
                     for child in 0..children {
                         let candidate = residue + child * step;
                         let lets_through = refs.iter().all(|&(key, attacks)| {
-                            let held = slots[(key.wrapping_mul(candidate) >> shift) as usize];
+                            let held = slots[magic_index(key, candidate, shift)];
                             held == EMPTY || held == attacks
                         });
                         let alive = sieve.alive()[(child / 64) as usize] >> (child % 64) & 1;
