@@ -6,6 +6,13 @@
 //! its own. The prover instead marks and unmarks the entries of one shared table along its
 //! path: a walker that skipped or wrongly pruned any node, or left an entry behind, gives other
 //! counts or digests here.
+//!
+//! Where a node has at least as many children as the table has slots, the replay screens its
+//! children at once before testing the rest one by one, as the prover sieves them, but by its
+//! own route: it checks the premise on every key when it starts (a child's product is its
+//! parent's plus the child's number in the top bits), then marks, for each occupancy and each
+//! slot of the parent's table it cannot share, the range of children that land there. The
+//! prover instead rotates one mask of the path's slots per occupancy.
 
 use core::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -60,11 +67,13 @@ pub(crate) fn replay(
                 .collect()
         })
         .collect();
+    let slots = 1usize << target.bits();
+    let screened = screened_levels(&squares, &levels, slots);
     let root_level = ProofReport::root_level(target).expect("a proof's target has a tree");
     // Roots differ in cost by orders of magnitude: each thread takes the next one left.
     let next_root = AtomicU64::new(roots.start);
     let (squares, levels, next_root) = (&squares[..], &levels[..], &next_root);
-    let slots = 1usize << target.bits();
+    let screened = &screened[..];
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.max(1))
             .map(|_| {
@@ -78,6 +87,11 @@ pub(crate) fn replay(
                     tables: vec![EMPTY; slots * (squares.len() + 1)],
                     scratch: vec![(0, EMPTY); slots],
                     node: 0,
+                    screened,
+                    dead: screened
+                        .iter()
+                        .map(|bits| vec![0; bits.map_or(0, |bits| (1usize << bits).div_ceil(64))])
+                        .collect(),
                 };
                 scope.spawn(move || {
                     let mut tally = Tally::new(squares.len());
@@ -102,6 +116,44 @@ pub(crate) fn replay(
         whole.absorb(tally, keep);
     }
     whole
+}
+
+/// Per level, the bits of its nodes' children numbers where the replay screens them at once
+/// (`None` where it tests each): levels below the first whose nodes have between 8 and 65,536
+/// children, at least as many as the table's slots (at most 64), and whose every key times the
+/// step between two children is 1 in the product's top bits, so that child `c`'s product is
+/// child 0's plus `c` there.
+fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
+    let mut screened = vec![None];
+    for (level, pair) in squares.windows(2).enumerate() {
+        let child_bits = pair[0] - pair[1];
+        let step = 1u64 << (64 - pair[0]);
+        let premise = levels[level + 1]
+            .iter()
+            .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
+        let wide_enough = (3..=16).contains(&child_bits) && 1usize << child_bits >= slots;
+        screened.push((premise && wide_enough && slots <= 64).then_some(child_bits));
+    }
+    screened
+}
+
+/// Sets the bits `first..first + count` of `words`, wrapping round at `size` bits.
+fn mark_dead(words: &mut [u64], first: u64, count: u64, size: u64) {
+    let mut set = |from: u64, to: u64| {
+        let mut at = from;
+        while at < to {
+            let bit = at % 64;
+            let take = (64 - bit).min(to - at);
+            words[(at / 64) as usize] |= (!0u64 >> (64 - take)) << bit;
+            at += take;
+        }
+    };
+    if first + count <= size {
+        set(first, first + count);
+    } else {
+        set(first, size);
+        set(0, first + count - size);
+    }
 }
 
 /// A slot that holds no attacks: every slider attacks at least one square, so no occupancy's
@@ -129,6 +181,11 @@ struct Replayer<'a> {
     scratch: Vec<(u64, u64)>,
     /// The number of the node last tested.
     node: u64,
+    /// Per level, the bits of the children numbers where they are screened at once.
+    screened: &'a [Option<u32>],
+    /// Per screened level, a bit per child: set once the child is known to fail (and for the
+    /// numbers past the last child where there are fewer than 64).
+    dead: Vec<Vec<u64>>,
 }
 
 impl Replayer<'_> {
@@ -214,9 +271,61 @@ impl Replayer<'_> {
             return;
         };
         self.fill(level, residue);
-        let here = self.squares[level];
-        for child in 0..1u64 << (here - next) {
-            self.node(level + 1, residue + (child << (64 - here)), tally);
+        let step = 64 - self.squares[level];
+        let Some(child_bits) = self.screened[level + 1] else {
+            for child in 0..1u64 << (self.squares[level] - next) {
+                self.node(level + 1, residue + (child << step), tally);
+            }
+            return;
+        };
+        let mut dead = core::mem::take(&mut self.dead[level + 1]);
+        self.screen(level + 1, residue, child_bits, &mut dead);
+        let past_last = dead.len() as u64 * 64 - (1 << child_bits);
+        let mut screened_out = 0;
+        for (word, &known) in dead.iter().enumerate() {
+            screened_out += u64::from(known.count_ones());
+            let mut alive = !known;
+            while alive != 0 {
+                let child = word as u64 * 64 + u64::from(alive.trailing_zeros());
+                alive &= alive - 1;
+                self.node(level + 1, residue + (child << step), tally);
+            }
+        }
+        tally.levels[level + 1].tested += screened_out - past_last;
+        self.dead[level + 1] = dead;
+    }
+
+    /// Marks in `dead` the children of `parent` (2^`child_bits` of them, a node at
+    /// `level - 1` whose table is filled) that have an occupancy landing on a slot of the
+    /// parent's table that holds other attacks.
+    fn screen(&self, level: usize, parent: u64, child_bits: u32, dead: &mut [u64]) {
+        let children = 1u64 << child_bits;
+        dead.fill(0);
+        if children < 64 {
+            dead[0] = !0 << children;
+        }
+        // A slot is `run` consecutive values of the product's top `child_bits` bits.
+        let run = children >> self.target.bits();
+        let table = &self.tables[level * self.slots..][..self.slots];
+        let mut held = [(0, EMPTY); 64];
+        let mut filled = 0;
+        for (slot, &attacks) in table.iter().enumerate() {
+            if attacks != EMPTY {
+                held[filled] = (slot as u64, attacks);
+                filled += 1;
+            }
+        }
+        for &(key, attacks) in &self.levels[level] {
+            let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
+            for &(slot, other) in &held[..filled] {
+                if other != attacks {
+                    let first = (slot * run).wrapping_sub(first_child_at) & (children - 1);
+                    mark_dead(dead, first, run, children);
+                }
+            }
+            if dead.iter().all(|&word| word == !0) {
+                break;
+            }
         }
     }
 }
