@@ -2,7 +2,8 @@
 //! one random path from a root, testing every child of each node it passes through; the
 //! product of the numbers of passing children along the path, times the children tested at
 //! each level, is an unbiased estimate of the nodes each level will test. The probes also time
-//! the tests, per level, so that the estimate comes with the core time the walk would take.
+//! the tests, per level, so that the estimate comes with the core time the walk would take:
+//! the children are tested as the walk tests them, sieved at once where it sieves them.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -112,15 +113,10 @@ pub(super) fn estimate_drawing_roots_past(
         walker.place(0, node);
         let mut entered = 1;
         for level in 0..levels - 1 {
-            let (children, step) = tree.children(level);
+            let (children, _) = tree.children(level);
             tested[level + 1] += weight * children as f64;
             let started = Instant::now();
-            passing.clear();
-            passing.extend(
-                (0..children)
-                    .map(|c| node + c * step)
-                    .filter(|&child| walker.passes(level + 1, child)),
-            );
+            walker.passing_children(level, node, &mut passing);
             nanos[level + 1] += started.elapsed().as_nanos();
             timed[level + 1] += children;
             if passing.is_empty() {

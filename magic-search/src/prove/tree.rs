@@ -317,6 +317,38 @@ impl<'t> Walker<'t> {
         passes
     }
 
+    /// The children of the path's node `residue` at `level` (the last placed) that pass,
+    /// into `passing`: sieved at once where the walk sieves them, the rest tested one by one.
+    pub(crate) fn passing_children(&mut self, level: usize, residue: u64, passing: &mut Vec<u64>) {
+        let (children, step) = self.tree.children(level);
+        let child_bits = children.trailing_zeros();
+        passing.clear();
+        if !sieves(child_bits, self.table.slots.len()) {
+            passing.extend(
+                (0..children)
+                    .map(|child| residue + child * step)
+                    .filter(|&child| self.passes(level + 1, child)),
+            );
+            return;
+        }
+        let (slots, filled) = (&self.table.slots, &self.table.trail[..self.trail_len]);
+        let refs = &self.tree.levels[level + 1].refs;
+        if Sieve::<NARROW_SIEVE_WORDS>::wide_enough(child_bits) {
+            let sieve = Sieve::<NARROW_SIEVE_WORDS>::new(slots, filled, refs, residue, child_bits);
+            sieve.each_child(|child| {
+                passing.push(residue + child * step);
+                true
+            });
+        } else {
+            let sieve = Sieve::<WIDE_SIEVE_WORDS>::new(slots, filled, refs, residue, child_bits);
+            sieve.each_child(|child| {
+                passing.push(residue + child * step);
+                true
+            });
+        }
+        passing.retain(|&child| self.passes(level + 1, child));
+    }
+
     /// Takes the path's node at `level` (the last placed) off the path, emptying the slots it
     /// filled.
     pub(crate) fn leave(&mut self, level: usize) {
@@ -407,18 +439,10 @@ impl Descent<'_> {
         let refs = &self.tree.levels[level + 1].refs;
         let child_bits = children.trailing_zeros();
         let sieve = Sieve::<WORDS>::new(slots, &trail[..end], refs, residue, child_bits);
-        for (word, &alive) in sieve.alive().iter().enumerate() {
-            let mut alive = alive;
-            while alive != 0 {
-                let child = (word * 64) as u64 + u64::from(alive.trailing_zeros());
-                alive &= alive - 1;
-                let residue = residue + child * step;
-                if !self.child(slots, trail, end, level + 1, residue, tally) {
-                    return false;
-                }
-            }
-        }
-        true
+        sieve.each_child(|child| {
+            let residue = residue + child * step;
+            self.child(slots, trail, end, level + 1, residue, tally)
+        })
     }
 
     /// Tests the node `residue` of `level`, the path's entries filling `trail` up to `end`,
@@ -554,6 +578,24 @@ impl<const WORDS: usize> Sieve<WORDS> {
     pub(crate) fn alive(&self) -> &[u64] {
         &self.alive[..self.words]
     }
+
+    /// Calls `visit` with the number of each child left, in increasing order, until it
+    /// returns `false`; `false` then. A loop, not an iterator, which walked slower
+    /// (`results/analysis.md`).
+    #[inline(always)]
+    pub(crate) fn each_child(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
+        for (word, &alive) in self.alive().iter().enumerate() {
+            let mut alive = alive;
+            while alive != 0 {
+                let child = (word * 64) as u64 + u64::from(alive.trailing_zeros());
+                alive &= alive - 1;
+                if !visit(child) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Applies `mark` to the words and bits of `slot`'s run of `run` children.
@@ -682,5 +724,52 @@ mod tests {
             kept > 1000 && dropped > 1000,
             "{kept} kept, {dropped} dropped"
         );
+    }
+
+    /// Along random paths, a node's passing children as the estimate takes them (sieved where
+    /// the walk sieves) are those that pass tested one by one, sieved levels and others.
+    #[test]
+    fn a_paths_passing_children_are_those_that_pass_one_by_one() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut compared = [0u64; 2];
+        // Bishop g7 at 3 bits and h4 at 4 (the wide sieve), rook h5 at 10 (never sieved).
+        for (kind, square, bits) in [
+            (SliderKind::Bishop, 54, 3),
+            (SliderKind::Bishop, 31, 4),
+            (SliderKind::Rook, 39, 10),
+        ] {
+            let target = Target::new(kind, square, bits, Scheme::Fancy).unwrap();
+            let tree = Tree::new(target).unwrap();
+            let never = AtomicBool::new(false);
+            let mut walker = Walker::new(&tree, &never);
+            let (mut sieved, mut one_by_one) = (Vec::new(), Vec::new());
+            for _ in 0..40 {
+                let mut node = rng.next_u64() % (1 << tree.levels[0].modulus_bits);
+                let mut entered = 0;
+                while entered + 1 < tree.levels.len() && walker.place(entered, node) {
+                    entered += 1;
+                    let (children, step) = tree.children(entered - 1);
+                    walker.passing_children(entered - 1, node, &mut sieved);
+                    one_by_one.clear();
+                    one_by_one.extend(
+                        (0..children)
+                            .map(|child| node + child * step)
+                            .filter(|&child| walker.passes(entered, child)),
+                    );
+                    assert_eq!(sieved, one_by_one, "{target:?} level {entered}");
+                    compared[usize::from(sieves(children.trailing_zeros(), 1 << bits))] += 1;
+                    let Some(&next) =
+                        sieved.get((rng.next_u64() % 4) as usize % sieved.len().max(1))
+                    else {
+                        break;
+                    };
+                    node = next;
+                }
+                for level in (0..entered).rev() {
+                    walker.leave(level);
+                }
+            }
+        }
+        assert!(compared.iter().all(|&n| n > 20), "{compared:?}");
     }
 }
