@@ -139,6 +139,16 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
 
 /// Sets the bits `first..first + count` of `words`, wrapping round at `size` bits.
 fn mark_dead(words: &mut [u64], first: u64, count: u64, size: u64) {
+    if count <= 64 && size >= 64 {
+        // At most two words, the second the first's successor round the end.
+        let bits = !0u64 >> (64 - count);
+        let (word, bit) = ((first / 64) as usize, first % 64);
+        words[word] |= bits << bit;
+        if bit + count > 64 {
+            words[(word + 1) & (words.len() - 1)] |= bits >> (64 - bit);
+        }
+        return;
+    }
     let mut set = |from: u64, to: u64| {
         let mut at = from;
         while at < to {
