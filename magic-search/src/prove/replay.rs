@@ -21,7 +21,7 @@ use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::{Subsets, magic_index};
 
 use super::ProofReport;
-use super::tree::{Tally, count_node};
+use super::tree::{Tally, count_node, sieves};
 use crate::engine::Found;
 use crate::hunt::{Target, check_magic};
 
@@ -119,10 +119,10 @@ pub(crate) fn replay(
 }
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
-/// (`None` where it tests each): levels below the first whose nodes have between 8 and 65,536
-/// children, at least as many as the table's slots (at most 64), and whose every key times the
-/// step between two children is 1 in the product's top bits, so that child `c`'s product is
-/// child 0's plus `c` there.
+/// (`None` where it tests each): the levels below the first that the prover sieves (a speed
+/// choice, [`sieves`]) and whose every key times the step between two children is 1 in the
+/// product's top bits, so that child `c`'s product is child 0's plus `c` there (checked here,
+/// not taken from the prover).
 fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
     let mut screened = vec![None];
     for (level, pair) in squares.windows(2).enumerate() {
@@ -131,8 +131,7 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
         let premise = levels[level + 1]
             .iter()
             .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
-        let wide_enough = (3..=16).contains(&child_bits) && 1usize << child_bits >= slots;
-        screened.push((premise && wide_enough && slots <= 64).then_some(child_bits));
+        screened.push((premise && sieves(child_bits, slots)).then_some(child_bits));
     }
     screened
 }
@@ -281,10 +280,10 @@ impl Replayer<'_> {
             return;
         };
         self.fill(level, residue);
-        let step = 64 - self.squares[level];
+        let child_shift = 64 - self.squares[level];
         let Some(child_bits) = self.screened[level + 1] else {
             for child in 0..1u64 << (self.squares[level] - next) {
-                self.node(level + 1, residue + (child << step), tally);
+                self.node(level + 1, residue + (child << child_shift), tally);
             }
             return;
         };
@@ -298,7 +297,7 @@ impl Replayer<'_> {
             while alive != 0 {
                 let child = word as u64 * 64 + u64::from(alive.trailing_zeros());
                 alive &= alive - 1;
-                self.node(level + 1, residue + (child << step), tally);
+                self.node(level + 1, residue + (child << child_shift), tally);
             }
         }
         tally.levels[level + 1].tested += screened_out - past_last;

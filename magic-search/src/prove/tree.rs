@@ -333,18 +333,16 @@ impl<'t> Walker<'t> {
         }
         let (slots, filled) = (&self.table.slots, &self.table.trail[..self.trail_len]);
         let refs = &self.tree.levels[level + 1].refs;
+        let mut keep = |child| {
+            passing.push(residue + child * step);
+            true
+        };
         if Sieve::<NARROW_SIEVE_WORDS>::wide_enough(child_bits) {
-            let sieve = Sieve::<NARROW_SIEVE_WORDS>::new(slots, filled, refs, residue, child_bits);
-            sieve.each_child(|child| {
-                passing.push(residue + child * step);
-                true
-            });
+            Sieve::<NARROW_SIEVE_WORDS>::new(slots, filled, refs, residue, child_bits)
+                .each_child(&mut keep);
         } else {
-            let sieve = Sieve::<WIDE_SIEVE_WORDS>::new(slots, filled, refs, residue, child_bits);
-            sieve.each_child(|child| {
-                passing.push(residue + child * step);
-                true
-            });
+            Sieve::<WIDE_SIEVE_WORDS>::new(slots, filled, refs, residue, child_bits)
+                .each_child(&mut keep);
         }
         passing.retain(|&child| self.passes(level + 1, child));
     }
