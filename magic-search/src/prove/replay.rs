@@ -1,5 +1,5 @@
 //! The certificate's re-check: the prover's tree walked again by code that shares nothing
-//! with its walker but the geometry and the formula. It keeps, per level of the path, the whole
+//! with its walker but the geometry, the formula and the choice of levels to sieve. It keeps, per level of the path, the whole
 //! table of the path's node there (every occupancy of its squares placed), copied from the
 //! parent's when a node passes; a child is tested by placing its new occupancies (those holding
 //! its level's square) against its parent's table, which it only reads, and a scratch table of
