@@ -12,7 +12,9 @@
 //! own route: it checks the premise on every key when it starts (a child's product is its
 //! parent's plus the child's number in the top bits), then marks, for each occupancy and each
 //! slot of the parent's table it cannot share, the range of children that land there. The
-//! prover instead rotates one mask of the path's slots per occupancy.
+//! prover instead keeps what is left: up to 512 children a bit each, ordered by place within a
+//! slot's run (two masks per occupancy), and wider levels as the runs of children an occupancy
+//! lets through, intersected.
 
 use core::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
