@@ -520,6 +520,50 @@ pub(crate) fn sieves(child_bits: u32, slots: usize) -> bool {
         && slots <= SIEVE_MOST_SLOTS
 }
 
+/// The path's slots as sets, a bit a slot, for a sieve: which are filled, and which an
+/// occupancy may not take.
+struct PathSlots<'a> {
+    slots: &'a [u64],
+    filled: &'a [u32],
+    taken: u64,
+    every_slot: u64,
+}
+
+impl<'a> PathSlots<'a> {
+    #[inline(always)]
+    fn new(slots: &'a [u64], filled: &'a [u32]) -> Self {
+        PathSlots {
+            slots,
+            filled,
+            taken: filled.iter().fold(0, |set, &slot| set | 1 << slot),
+            every_slot: u64::MAX >> (64 - slots.len()),
+        }
+    }
+
+    /// The filled slots that hold attacks other than `attacks`.
+    #[inline(always)]
+    fn forbidden(&self, attacks: u64) -> u64 {
+        let holding = self.filled.iter().fold(0u64, |set, &slot| {
+            set | u64::from(self.slots[slot as usize] == attacks) << slot
+        });
+        self.taken & !holding
+    }
+
+    /// `set` turned down by `by` slots (slot `by`, modulo the slots, to bit 0).
+    #[inline(always)]
+    fn turned(&self, set: u64, by: u32) -> u64 {
+        let twice = u128::from(set) | u128::from(set) << self.slots.len();
+        (twice >> by) as u64 & self.every_slot
+    }
+}
+
+/// An occupancy's turn: the top `child_bits` bits of its key's product with the node, where
+/// child `c` takes it to `turn + c`.
+#[inline(always)]
+fn turn(key: u64, residue: u64, child_bits: u32) -> u64 {
+    key.wrapping_mul(residue) >> (64 - child_bits)
+}
+
 /// The sieve for levels of at most `2^LaneSieve::MOST_BITS` children a node, a bit a child in
 /// the order of the child's place within its run: bits `o * slots` to `(o + 1) * slots` (lane
 /// `o`) hold, a bit per run `b`, whether child `b * run + o` is left.
@@ -552,21 +596,11 @@ impl Sieve for LaneSieve {
         residue: u64,
         child_bits: u32,
     ) -> Self {
+        let path = PathSlots::new(slots, filled);
         let slot_bits = slots.len().ilog2();
         let run_bits = child_bits - slot_bits;
-        let every_slot = u64::MAX >> (64 - slots.len());
-        let turned = |set: u64, by: u32| {
-            let twice = u128::from(set) | u128::from(set) << slots.len();
-            (twice >> by) as u64 & every_slot
-        };
-        let holding = |attacks: u64| {
-            filled.iter().fold(0u64, |set, &slot| {
-                set | u64::from(slots[slot as usize] == attacks) << slot
-            })
-        };
         // A slot set times this is the set in every lane of a word.
-        let every_lane = u64::MAX / every_slot;
-        let taken = filled.iter().fold(0u64, |set, &slot| set | 1 << slot);
+        let every_lane = u64::MAX / path.every_slot;
         let words = 1usize << child_bits.saturating_sub(6);
         let mut sieve = LaneSieve {
             bits: [0; LANE_SIEVE_WORDS],
@@ -576,14 +610,14 @@ impl Sieve for LaneSieve {
         };
         sieve.bits[..words].fill(u64::MAX >> (64 - (1u32 << child_bits).min(64)));
         for &(key, attacks) in refs {
-            let forbidden = taken & !holding(attacks);
+            let forbidden = path.forbidden(attacks);
             if forbidden == 0 {
                 continue;
             }
-            let turn = key.wrapping_mul(residue) >> (64 - child_bits);
+            let turn = turn(key, residue, child_bits);
             let (whole, part) = ((turn >> run_bits) as u32, turn & ((1 << run_bits) - 1));
-            let low_out = turned(forbidden, whole) * every_lane;
-            let high_out = turned(forbidden, whole + 1) * every_lane;
+            let low_out = path.turned(forbidden, whole) * every_lane;
+            let high_out = path.turned(forbidden, whole + 1) * every_lane;
             // The lanes below `run - part` end at bit `cut` of the sieve.
             let cut = (((1u64 << run_bits) - part) << slot_bits) as usize;
             let (low, high) = sieve.bits[..words].split_at_mut((cut / 64).min(words));
@@ -652,11 +686,10 @@ impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
         residue: u64,
         child_bits: u32,
     ) -> Self {
+        let path = PathSlots::new(slots, filled);
         let children = 1u32 << child_bits;
         let slot_count = slots.len() as u32;
         let run = children / slot_count;
-        let every_slot = u128::MAX >> (128 - slot_count);
-        let taken = filled.iter().fold(0u128, |set, &slot| set | 1 << slot);
         let mut sieve = ArcSieve {
             runs: [(0, 0); CAPACITY],
             len: 1,
@@ -664,20 +697,18 @@ impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
         sieve.runs[0] = (0, children);
         let mut next = [(0u32, 0u32); CAPACITY];
         for &(key, attacks) in refs {
-            let own = filled
-                .iter()
-                .filter(|&&slot| slots[slot as usize] == attacks)
-                .fold(0u128, |set, &slot| set | 1 << slot);
-            let allowed = every_slot & !taken | own;
-            if allowed == every_slot {
+            let forbidden = path.forbidden(attacks);
+            if forbidden == 0 {
                 continue;
             }
+            let allowed = path.every_slot & !forbidden;
             // The slots in the order the children meet them: position `i` takes the children
             // from `i * run - phase` to `(i + 1) * run - phase`, the first and the last (the
             // first slot again) cut at the ends.
-            let turn = (key.wrapping_mul(residue) >> (64 - child_bits)) as u32;
+            let turn = turn(key, residue, child_bits) as u32;
             let (first, phase) = (turn / run, turn % run);
-            let mut order = (allowed | allowed << slot_count) >> first & (every_slot << 1 | 1);
+            let mut order = u128::from(path.turned(allowed, first))
+                | u128::from(allowed >> first & 1) << slot_count;
             let (mut len, mut at, mut whole) = (0, 0, true);
             while order != 0 && at < sieve.len && whole {
                 let position = order.trailing_zeros();
