@@ -351,7 +351,7 @@ impl<'t> Walker<'t> {
             passing.push(residue + child * step);
             true
         };
-        if child_bits <= LaneSieve::MOST_BITS {
+        if LaneSieve::holds(child_bits) {
             LaneSieve::new(slots, filled, refs, residue, child_bits).each_child(keep);
         } else {
             ArcSieve::<ARC_SIEVE_RUNS>::new(slots, filled, refs, residue, child_bits)
@@ -406,10 +406,8 @@ impl Descent<'_> {
         }
     }
 
-    /// Walks the children of a node of `level` that passed and is on the path, the path's
-    /// entries filling `trail` up to `end` (or records the node as a magic at the last level);
-    /// `false` if stopped part way: in the x86-64-v3 copy of the walk if `V3`, which only a
-    /// walk on a CPU that has its features enters ([`Walker::v3`]).
+    /// [`below_in`](Self::below_in) in the x86-64-v3 copy if `V3`, in the plain one
+    /// otherwise: every child recurses through here, so a walk stays in the copy it began in.
     #[inline(always)]
     fn below<const V3: bool>(
         &self,
@@ -494,7 +492,7 @@ impl Descent<'_> {
         tally.levels[level + 1].tested += children;
         let child_bits = children.trailing_zeros();
         if sieves(child_bits, slots.len()) {
-            return if child_bits <= LaneSieve::MOST_BITS {
+            return if LaneSieve::holds(child_bits) {
                 self.sieved::<LaneSieve, V3>(slots, trail, end, level, residue, tally)
             } else {
                 self.sieved_wide::<V3>(slots, trail, end, level, residue, tally)
@@ -665,7 +663,7 @@ fn turn(key: u64, residue: u64, child_bits: u32) -> u64 {
     key.wrapping_mul(residue) >> (64 - child_bits)
 }
 
-/// The sieve for levels of at most `2^LaneSieve::MOST_BITS` children a node, a bit a child in
+/// The sieve for levels of at most 512 children a node ([`LaneSieve::holds`]), a bit a child in
 /// the order of the child's place within its run: bits `o * slots` to `(o + 1) * slots` (lane
 /// `o`) hold, a bit per run `b`, whether child `b * run + o` is left.
 ///
@@ -684,8 +682,11 @@ pub(crate) struct LaneSieve {
 const LANE_SIEVE_WORDS: usize = 8;
 
 impl LaneSieve {
-    /// The most children a node the lane sieve holds: `2^MOST_BITS`.
-    const MOST_BITS: u32 = LANE_SIEVE_WORDS.ilog2() + 6;
+    /// Whether the lane sieve holds a node's `2^child_bits` children (the arc sieve takes
+    /// wider levels).
+    fn holds(child_bits: u32) -> bool {
+        child_bits <= LANE_SIEVE_WORDS.ilog2() + 6
+    }
 }
 
 impl Sieve for LaneSieve {
@@ -972,7 +973,7 @@ mod tests {
                         &slots, &filled, refs, residue, child_bits,
                     );
                     assert_eq!(arcs, lets_through, "{square} {bits} {level}");
-                    if child_bits <= LaneSieve::MOST_BITS {
+                    if LaneSieve::holds(child_bits) {
                         let lanes = sieved_children::<LaneSieve>(
                             &slots, &filled, refs, residue, child_bits,
                         );
