@@ -11,7 +11,8 @@
 //! children at once before testing the rest one by one, as the prover sieves them, but by its
 //! own route: it checks the premise on every key when it starts (a child's product is its
 //! parent's plus the child's number in the top bits), then marks, for each occupancy and each
-//! slot of the parent's table it cannot share, the range of children that land there. The
+//! slot of the parent's table it cannot share, the range of children that land there (up to
+//! 64 children, in one word: the slots' runs, turned by where child 0 lands). The
 //! prover instead keeps what is left: up to 512 children a bit each, ordered by place within a
 //! slot's run (two masks per occupancy), and wider levels as the runs of children an occupancy
 //! lets through, intersected.
@@ -326,6 +327,36 @@ impl Replayer<'_> {
                 filled += 1;
             }
         }
+        if children <= 64 {
+            // One word: the children landing on a slot are a run of it, so those an
+            // occupancy rules out are the runs of the slots it cannot share, turned by where
+            // child 0 lands.
+            let every = !0u64 >> (64 - children);
+            let mut runs = [(0, EMPTY); 64];
+            for (run_of, &(slot, attacks)) in runs.iter_mut().zip(&held[..filled]) {
+                *run_of = ((!0u64 >> (64 - run)) << (slot * run), attacks);
+            }
+            for &(key, attacks) in &self.levels[level] {
+                let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
+                let mut ruled_out = 0;
+                for &(bits, other) in &runs[..filled] {
+                    if other != attacks {
+                        ruled_out |= bits;
+                    }
+                }
+                // Child `c` lands at `first_child_at + c`, round the end.
+                dead[0] |= if children == 64 {
+                    ruled_out.rotate_right(first_child_at as u32)
+                } else {
+                    ((ruled_out >> first_child_at) | (ruled_out << (children - first_child_at)))
+                        & every
+                };
+                if dead[0] == !0 {
+                    break;
+                }
+            }
+            return;
+        }
         for &(key, attacks) in &self.levels[level] {
             let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
             for &(slot, other) in &held[..filled] {
@@ -336,6 +367,33 @@ impl Replayer<'_> {
             }
             if dead.iter().all(|&word| word == !0) {
                 break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mark_dead;
+
+    #[test]
+    fn a_dead_run_marks_exactly_its_children_round_the_end() {
+        for size in [64u64, 128, 512] {
+            let words = size.div_ceil(64) as usize;
+            for count in [1, 2, 3, size / 4, size / 2, size - 1, size] {
+                for first in 0..size {
+                    let mut marked = vec![0u64; words];
+                    mark_dead(&mut marked, first, count, size);
+                    for child in 0..size {
+                        let dead = marked[(child / 64) as usize] >> (child % 64) & 1 == 1;
+                        let from_first = (child + size - first) % size;
+                        assert_eq!(
+                            dead,
+                            from_first < count,
+                            "size {size}, run of {count} from {first}, child {child}"
+                        );
+                    }
+                }
             }
         }
     }
