@@ -292,18 +292,18 @@ impl Replayer<'_> {
         };
         let mut dead = core::mem::take(&mut self.dead[level + 1]);
         self.screen(level + 1, residue, child_bits, &mut dead);
-        let past_last = dead.len() as u64 * 64 - (1 << child_bits);
-        let mut screened_out = 0;
+        // Counted as they are tested; the others, screened out, here.
+        let mut left = 0;
         for (word, &known) in dead.iter().enumerate() {
-            screened_out += u64::from(known.count_ones());
             let mut alive = !known;
             while alive != 0 {
                 let child = word as u64 * 64 + u64::from(alive.trailing_zeros());
                 alive &= alive - 1;
+                left += 1;
                 self.node(level + 1, residue + (child << child_shift), tally);
             }
         }
-        tally.levels[level + 1].tested += screened_out - past_last;
+        tally.levels[level + 1].tested += (1 << child_bits) - left;
         self.dead[level + 1] = dead;
     }
 
