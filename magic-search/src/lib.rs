@@ -39,7 +39,7 @@ pub use pack::{
     pack_choosing,
 };
 pub use prove::{
-    LevelCount, ProofReport, ProveError, RecheckError, Tally, TreeEstimate, TreeShape,
+    LevelCount, ProofReport, ProveError, RecheckError, Tally, TimedWalk, TreeEstimate, TreeShape,
     estimate_tree, prove,
 };
 pub use reduce::{ReduceEffort, ReduceProgress, Reduced, counting_floor, reduce_set};

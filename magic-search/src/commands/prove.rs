@@ -3,7 +3,7 @@
 
 use core::ops::Range;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bitforge_index::geometry::square_name;
 use clap::Args;
@@ -12,7 +12,7 @@ use magic_search::{ProofReport, Target, estimate_tree, prove};
 
 use crate::Failure;
 use crate::commands::hunt::{chunk_of, parse_range, print_magics};
-use crate::commands::options::{human, threads_or_all_cores};
+use crate::commands::options::{human, parse_duration, threads_or_all_cores};
 use crate::commands::resumable::{
     WorkArgs, check_kept, conclude, interrupted, read_text, state_comments,
 };
@@ -46,10 +46,16 @@ pub(crate) struct ProveArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
 
-    /// Do not prove: estimate the tree's size and the core time a proof would take from this
-    /// many random paths (Knuth's estimator; each path costs a few microseconds).
+    /// Do not prove: estimate the tree's size from this many random paths (Knuth's estimator;
+    /// each path costs a few microseconds), and the core time a proof would take from the
+    /// proof's walk timed on random roots (--estimate-walk).
     #[arg(long, value_name = "PROBES", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     estimate: Option<u64>,
+
+    /// How long --estimate times the proof's walk, such as `3s` or `1m`: longer for a steadier
+    /// core time on trees whose roots differ much.
+    #[arg(long, default_value = "3s", value_parser = parse_duration)]
+    estimate_walk: Duration,
 
     /// The seed of --estimate's paths.
     #[arg(long, default_value_t = 1)]
@@ -100,7 +106,7 @@ pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
     let keep = args.keep as usize;
 
     if let Some(probes) = args.estimate {
-        return print_estimate(target, probes, args.seed);
+        return print_estimate(target, probes, args.seed, args.estimate_walk);
     }
     let fresh = ProofReport::new(target, chunk.clone()).map_err(prove_error)?;
     let start = match &args.work.checkpoint {
@@ -214,30 +220,45 @@ pub(crate) fn run(args: &ProveArgs) -> Result<(), Failure> {
 }
 
 /// Estimates `target`'s tree and prints it, with the core time a proof would take.
-fn print_estimate(target: Target, probes: u64, seed: u64) -> Result<(), Failure> {
+fn print_estimate(
+    target: Target,
+    probes: u64,
+    seed: u64,
+    walk_for: Duration,
+) -> Result<(), Failure> {
     out!("target: {target}");
     let progress = ProgressBar::new(probes).with_style(
-        ProgressStyle::with_template("{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} probes")
-            .expect("the template is valid")
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{bar:40}] {pos}/{len} probes {msg}",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
     );
     let started = Instant::now();
-    let estimate =
-        estimate_tree(target, probes, seed, &|n| progress.inc(n)).map_err(prove_error)?;
+    let estimate = estimate_tree(target, probes, seed, walk_for, &|n| {
+        progress.inc(n);
+        if progress.position() == probes {
+            progress.set_message("timing the walk");
+        }
+    })
+    .map_err(prove_error)?;
     progress.finish_and_clear();
+    let walk = estimate.walk;
     out!(
-        "estimate: {probes} random paths (seed {seed}) in {:.2} s",
+        "estimate: {probes} random paths (seed {seed}) and the walk timed, in {:.2} s",
         started.elapsed().as_secs_f64()
     );
-    out!("level   tested nodes (estimated)   ns a node");
-    for (level, (nodes, ns)) in estimate
-        .tested
-        .iter()
-        .zip(&estimate.ns_per_node)
-        .enumerate()
-    {
-        out!("{level:>5} {nodes:>26.4e} {ns:>11.1}");
+    out!("level   tested nodes (estimated)");
+    for (level, nodes) in estimate.tested.iter().enumerate() {
+        out!("{level:>5} {nodes:>26.4e}");
     }
+    out!(
+        "walk: {} random roots, {} nodes in {:.2} s: {:.2} ns a node",
+        walk.roots,
+        walk.nodes,
+        walk.seconds,
+        walk.ns_per_node()
+    );
     let seconds = estimate.core_seconds();
     let threads = threads_or_all_cores(None);
     out!(

@@ -1,17 +1,21 @@
 //! How big a proof's tree is before walking it: Knuth's estimator (1975). Each probe follows
 //! one random path from a root, testing every child of each node it passes through; the
 //! product of the numbers of passing children along the path, times the children tested at
-//! each level, is an unbiased estimate of the nodes each level will test. The probes also time
-//! the tests, per level, so that the estimate comes with the core time the walk would take:
-//! the children are tested as the walk tests them, sieved at once where it sieves them.
+//! each level, is an unbiased estimate of the nodes each level will test.
+//!
+//! The core time comes from the proof's own walk, timed on random roots for a while: nodes a
+//! second there, times the nodes estimated. Timing the probes' calls instead was off by up to
+//! a factor of two, and did not follow changes to the walk (results/analysis.md): a probe's
+//! calls are short, so their fixed costs weigh in, and they do not run the walk's code.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use super::tree::{Tree, Walker};
+use super::tree::{Tally, Tree, Walker};
 use super::{ProveError, Target};
 
 /// The most residues of level 0 tested one by one (beyond, probes draw them).
@@ -24,9 +28,27 @@ pub struct TreeEstimate {
     pub probes: u64,
     /// Per level, the nodes a whole proof would test (level 0 exactly: all its residues).
     pub tested: Vec<f64>,
-    /// Per level, the nanoseconds one node's test took while probing (0 where none was
-    /// tested).
-    pub ns_per_node: Vec<f64>,
+    /// The proof's walk, timed on random roots.
+    pub walk: TimedWalk,
+}
+
+/// The proof's walk timed on random roots (drawn with repetition; the last one may be cut
+/// short when the time is up: its nodes walked so far count).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimedWalk {
+    /// Roots walked.
+    pub roots: u64,
+    /// Nodes they tested.
+    pub nodes: u64,
+    /// Seconds the walk took, on one core.
+    pub seconds: f64,
+}
+
+impl TimedWalk {
+    /// The walk's nanoseconds a node.
+    pub fn ns_per_node(&self) -> f64 {
+        self.seconds * 1e9 / self.nodes.max(1) as f64
+    }
 }
 
 impl TreeEstimate {
@@ -35,27 +57,23 @@ impl TreeEstimate {
         self.tested.iter().sum()
     }
 
-    /// Seconds one core would spend on the whole proof, at the measured cost per node.
+    /// Seconds one core would spend on the whole proof, at the timed walk's cost a node.
     pub fn core_seconds(&self) -> f64 {
-        let ns: f64 = self
-            .tested
-            .iter()
-            .zip(&self.ns_per_node)
-            .map(|(nodes, ns)| nodes * ns)
-            .sum();
-        ns / 1e9
+        self.nodes() * self.walk.ns_per_node() / 1e9
     }
 }
 
-/// Estimates the tree of `target` from `probes` random paths drawn with `seed`; `progress` is
-/// called with the probes done since its last call.
+/// Estimates the tree of `target` from `probes` random paths drawn with `seed`, then times
+/// the proof's walk on random roots for `walk_for` (or until it has walked as many roots as the
+/// tree has); `progress` is called with the probes done since its last call.
 pub fn estimate_tree(
     target: Target,
     probes: u64,
     seed: u64,
+    walk_for: Duration,
     progress: &dyn Fn(u64),
 ) -> Result<TreeEstimate, ProveError> {
-    estimate_drawing_roots_past(target, probes, seed, EXACT_LEVEL_0, progress)
+    estimate_drawing_roots_past(target, probes, seed, walk_for, EXACT_LEVEL_0, progress)
 }
 
 /// [`estimate_tree`], testing level 0 one residue at a time if it has at most `exact_level_0`.
@@ -63,6 +81,7 @@ pub(super) fn estimate_drawing_roots_past(
     target: Target,
     probes: u64,
     seed: u64,
+    walk_for: Duration,
     exact_level_0: u64,
     progress: &dyn Fn(u64),
 ) -> Result<TreeEstimate, ProveError> {
@@ -71,20 +90,14 @@ pub(super) fn estimate_drawing_roots_past(
     let never = AtomicBool::new(false);
     let mut walker = Walker::new(&tree, &never);
     let mut tested = vec![0.0; levels];
-    let (mut nanos, mut timed) = (vec![0u128; levels], vec![0u64; levels]);
 
     // Level 0 exactly (every residue, and which pass) where it is small; where it is not
     // (bishop d1 at 4 bits has 2^34 residues), each probe draws a residue of it at random
     // and a failing one ends the probe: the same estimate, in bounded memory.
     let roots = 1u64 << tree.levels[0].modulus_bits;
     tested[0] = roots as f64;
-    let passing_roots: Option<Vec<u64>> = (roots <= exact_level_0).then(|| {
-        let started = Instant::now();
-        let passing = (0..roots).filter(|&r| walker.passes(0, r)).collect();
-        nanos[0] = started.elapsed().as_nanos();
-        timed[0] = roots;
-        passing
-    });
+    let passing_roots: Option<Vec<u64>> =
+        (roots <= exact_level_0).then(|| (0..roots).filter(|&r| walker.passes(0, r)).collect());
 
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut passing = Vec::new();
@@ -100,11 +113,7 @@ pub(super) fn estimate_drawing_roots_past(
             Some(passing_roots) => (passing_roots.len() as f64, pick(&mut rng, passing_roots)),
             None => {
                 let root = rng.next_u64() % roots;
-                let started = Instant::now();
-                let passes = walker.passes(0, root);
-                nanos[0] += started.elapsed().as_nanos();
-                timed[0] += 1;
-                if !passes {
+                if !walker.passes(0, root) {
                     continue;
                 }
                 (roots as f64, root)
@@ -115,10 +124,7 @@ pub(super) fn estimate_drawing_roots_past(
         for level in 0..levels - 1 {
             let (children, _) = tree.children(level);
             tested[level + 1] += weight * children as f64;
-            let started = Instant::now();
             walker.passing_children(level, node, &mut passing);
-            nanos[level + 1] += started.elapsed().as_nanos();
-            timed[level + 1] += children;
             if passing.is_empty() {
                 break;
             }
@@ -136,14 +142,42 @@ pub(super) fn estimate_drawing_roots_past(
     for estimate in &mut tested[1..] {
         *estimate /= runs;
     }
-    let ns_per_node = nanos
-        .iter()
-        .zip(&timed)
-        .map(|(&ns, &n)| if n == 0 { 0.0 } else { ns as f64 / n as f64 })
-        .collect();
+    let walk = time_the_walk(&tree, &mut rng, walk_for);
     Ok(TreeEstimate {
         probes,
         tested,
-        ns_per_node,
+        walk,
+    })
+}
+
+/// Walks random roots of `tree` as a proof walks them, for `walk_for` or until it has walked
+/// as many roots as the tree has, and times it.
+fn time_the_walk(tree: &Tree, rng: &mut Xoshiro256PlusPlus, walk_for: Duration) -> TimedWalk {
+    let stop = AtomicBool::new(false);
+    let (walked, time_up) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let stop = &stop;
+        scope.spawn(move || {
+            if time_up.recv_timeout(walk_for) == Err(mpsc::RecvTimeoutError::Timeout) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let mut walker = Walker::new(tree, stop);
+        let mut tally = Tally::new(tree.levels.len());
+        let root_count = tree.root_count();
+        let started = Instant::now();
+        let mut roots = 0;
+        while roots < root_count && !stop.load(Ordering::Relaxed) {
+            walker.walk_root(rng.next_u64() % root_count, 1, &mut tally);
+            roots += 1;
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        // Ends the timer's wait if the roots ran out first.
+        drop(walked);
+        TimedWalk {
+            roots,
+            nodes: tally.levels.iter().map(|level| level.tested).sum(),
+            seconds,
+        }
     })
 }

@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::blocks::{Split, in_block_order};
 use crate::hunt::{Target, elapsed_since};
-pub use estimate::{TreeEstimate, estimate_tree};
+pub use estimate::{TimedWalk, TreeEstimate, estimate_tree};
 pub use tree::{LevelCount, ProveError, Tally};
 use tree::{Tree, Walker};
 

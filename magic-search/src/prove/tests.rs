@@ -2,6 +2,7 @@
 //! chunks, resumption and the state file.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use bitforge_index::{Scheme, SliderKind};
 
@@ -208,15 +209,20 @@ fn the_tree_estimate_is_close_to_the_walked_tree() {
         let walked: u64 = exact.tally.levels.iter().map(|l| l.tested).sum();
         // Level 0 tested whole, and drawn by each probe as a larger one is.
         for exact_level_0 in [u64::MAX, 0] {
+            // Time enough to walk as many roots as the tree has, which ends the timed walk.
+            let walk_for = Duration::from_secs(600);
             let estimate =
-                estimate_drawing_roots_past(target, 20_000, 1, exact_level_0, &|_| {}).unwrap();
+                estimate_drawing_roots_past(target, 20_000, 1, walk_for, exact_level_0, &|_| {})
+                    .unwrap();
             assert_eq!(estimate.tested[0], exact.tally.levels[0].tested as f64);
             let ratio = estimate.nodes() / walked as f64;
             assert!(
                 (0.9..1.1).contains(&ratio),
                 "{target}, {exact_level_0}: {ratio}"
             );
-            assert!(estimate.core_seconds() > 0.0);
+            let roots = ProofReport::root_count(target).unwrap();
+            assert_eq!(estimate.walk.roots, roots, "{target}");
+            assert!(estimate.walk.nodes >= roots && estimate.core_seconds() > 0.0);
         }
     }
 }
@@ -226,9 +232,11 @@ fn a_tree_with_a_huge_first_level_is_estimated_in_bounded_memory() {
     // Bishop d1 at 4 bits: level 0 fixes 34 bits (g4 is the highest square). Listing its
     // passing residues took 2^34 words.
     let target = bishop(3, 4);
-    let estimate = estimate_tree(target, 256, 1, &|_| {}).unwrap();
+    // Its walk would take hours: the timed walk stops inside it.
+    let estimate = estimate_tree(target, 256, 1, Duration::from_millis(100), &|_| {}).unwrap();
     assert_eq!(estimate.tested[0], (1u64 << 34) as f64);
     assert!(estimate.nodes() > estimate.tested[0]);
+    assert!(estimate.walk.nodes > 0);
 }
 
 #[test]
