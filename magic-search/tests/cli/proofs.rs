@@ -316,34 +316,30 @@ fn reduce_takes_what_proofs_show() {
 
 #[test]
 fn the_estimate_times_the_proofs_own_walk() {
+    let estimate = |walk_for: &str| {
+        magic_search(&[
+            "prove",
+            "bishop",
+            "d8",
+            "--bits",
+            "4",
+            "--estimate",
+            "1000",
+            "--estimate-walk",
+            walk_for,
+        ])
+    };
     // Bishop d8's 4,096 roots take milliseconds: the timed walk ends when it has walked as
     // many roots as the tree has, not when its time is up.
-    let output = magic_search(&[
-        "prove",
-        "bishop",
-        "d8",
-        "--bits",
-        "4",
-        "--estimate",
-        "1000",
-        "--estimate-walk",
-        "1m",
-    ]);
+    let output = estimate("1m");
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("walk: 4096 random roots, "), "{text}");
     assert!(text.contains("a proof would take about "), "{text}");
-
-    let bad = magic_search(&[
-        "prove",
-        "bishop",
-        "d8",
-        "--bits",
-        "4",
-        "--estimate",
-        "1000",
-        "--estimate-walk",
-        "3 hours",
-    ]);
-    assert_fails(&bad, 2, "unknown unit", "a bad --estimate-walk");
+    assert_fails(
+        &estimate("3 hours"),
+        2,
+        "unknown unit",
+        "a bad --estimate-walk",
+    );
 }
