@@ -1,8 +1,8 @@
 //! `magic-search merge`: the chunks' state files of a hunt, a proof or a set search, combined
 //! into the one result a single run would have given.
 
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use bitforge_index::verify;
 use clap::Args;
@@ -10,7 +10,9 @@ use magic_search::{FindState, HuntReport, ProofReport};
 
 use crate::Failure;
 use crate::commands::options::threads_or_all_cores;
-use crate::commands::resumable::{header, read_text};
+use crate::commands::resumable::{
+    Checkpoint, header, interrupted, read_text, state_comments, stopped,
+};
 use crate::commands::{find, hunt, prove};
 use crate::files::Output;
 
@@ -36,6 +38,13 @@ pub(crate) struct MergeArgs {
     /// certificate whose counts or digests that walk does not reproduce (exit 1).
     #[arg(long)]
     recheck: bool,
+
+    /// Keep the recheck's progress in this directory, a file per proof file (its name and
+    /// `.recheck`), and resume from it: a recheck stopped by Ctrl-C, SIGTERM or a reboot
+    /// continues where it stopped. Each file is the replay's own record of the roots walked
+    /// again, in the proof file format.
+    #[arg(long, value_name = "DIR", requires = "recheck")]
+    recheck_progress: Option<PathBuf>,
 
     /// For hunts and proofs: how many magics to list.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
@@ -70,24 +79,9 @@ fn merge_proofs(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
     let merged = ProofReport::merge(&parts, args.keep as usize)
         .map_err(|error| Failure::input(format!("cannot merge: {error}")))?;
     if args.recheck {
-        for (path, part) in args.files.iter().zip(&parts) {
-            let started = Instant::now();
-            let progress = prove::roots_bar(part.covered(), "roots rechecked");
-            let rechecked =
-                part.recheck_reporting(threads_or_all_cores(None), &|n| progress.inc(n));
-            progress.finish_and_clear();
-            rechecked.map_err(|error| {
-                Failure::invalid(format!(
-                    "{}: the certificate does not recheck: {error}",
-                    path.display()
-                ))
-            })?;
-            eprintln!(
-                "rechecked: {} ({} roots, {:.2} s)",
-                path.display(),
-                part.covered(),
-                started.elapsed().as_secs_f64()
-            );
+        let records = recheck_records(args)?;
+        for ((path, part), record) in args.files.iter().zip(&parts).zip(&records) {
+            recheck(path, part, record.as_deref())?;
         }
     }
     out!("target: {}", merged.target);
@@ -104,6 +98,110 @@ fn merge_proofs(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// Where each proof file's recheck keeps its progress: none, or with --recheck-progress the
+/// directory's file named after it.
+fn recheck_records(args: &MergeArgs) -> Result<Vec<Option<PathBuf>>, Failure> {
+    let Some(dir) = &args.recheck_progress else {
+        return Ok(vec![None; args.files.len()]);
+    };
+    if !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "--recheck-progress {}: not a directory",
+            dir.display()
+        )));
+    }
+    let mut records = Vec::new();
+    for path in &args.files {
+        let name = path.file_name().unwrap_or(path.as_os_str());
+        let record = dir.join(format!("{}.recheck", name.to_string_lossy()));
+        if records.contains(&record) {
+            return Err(Failure::input(format!(
+                "two proof files are named {}: their recheck progress would share {}",
+                name.to_string_lossy(),
+                record.display()
+            )));
+        }
+        records.push(record);
+    }
+    Ok(records.into_iter().map(Some).collect())
+}
+
+/// Rechecks one proof file, resuming from and saving to `record` if given.
+fn recheck(path: &Path, part: &ProofReport, record: Option<&Path>) -> Result<(), Failure> {
+    let start = match record {
+        Some(file) if file.exists() => {
+            let saved = prove::read_state(file)?;
+            let fresh = part.recheck_start();
+            if (saved.target, &saved.roots) != (fresh.target, &fresh.roots) {
+                return Err(Failure::input(format!(
+                    "{} is the recheck progress of {} over the roots {:#x}..{:#x}, not of {}: \
+                     move it away",
+                    file.display(),
+                    saved.target,
+                    saved.roots.start,
+                    saved.roots.end,
+                    path.display()
+                )));
+            }
+            eprintln!(
+                "resumed: {}: {} of {} roots rechecked before",
+                path.display(),
+                saved.covered(),
+                part.covered()
+            );
+            saved
+        }
+        _ => part.recheck_start(),
+    };
+    let checkpoint = record.map(|file| Checkpoint::new(file, RECHECK_SAVED_EVERY));
+    let record_text =
+        |replayed: &ProofReport| replayed.to_text(&state_comments("recheck progress"));
+    let progress = prove::roots_bar(part.covered(), "roots rechecked");
+    progress.set_position(start.covered());
+    progress.reset_eta();
+    let save = |replayed: &ProofReport| {
+        if let Some(file) = &checkpoint {
+            file.save(|| record_text(replayed), &progress);
+        }
+    };
+    let replayed = part.recheck_from(
+        start,
+        threads_or_all_cores(None),
+        &|n| progress.inc(n),
+        &save,
+        interrupted(),
+    );
+    progress.finish_and_clear();
+    let replayed = replayed.map_err(|error| {
+        Failure::invalid(format!(
+            "{}: the certificate does not recheck: {error}",
+            path.display()
+        ))
+    })?;
+    if let Some(file) = &checkpoint {
+        file.write_now(&record_text(&replayed))?;
+    }
+    if !replayed.complete() {
+        return Err(match &checkpoint {
+            Some(file) => stopped(Some(file.path())),
+            None => Failure::interrupted(
+                "stopped: nothing was saved (give --recheck-progress DIR to keep the recheck's \
+                 progress)",
+            ),
+        });
+    }
+    eprintln!(
+        "rechecked: {} ({} roots, {:.2} s)",
+        path.display(),
+        part.covered(),
+        replayed.elapsed_ms as f64 / 1000.0
+    );
+    Ok(())
+}
+
+/// How often a recheck's progress is saved.
+const RECHECK_SAVED_EVERY: Duration = Duration::from_secs(30);
 
 fn merge_hunts(args: &MergeArgs, output: &Output) -> Result<(), Failure> {
     let parts = args

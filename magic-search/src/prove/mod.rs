@@ -127,9 +127,53 @@ impl ProofReport {
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), RecheckError> {
+        let never = AtomicBool::new(false);
+        self.recheck_from(self.recheck_start(), threads, progress, &|_| {}, &never)
+            .map(|_| ())
+    }
+
+    /// The replay's record before it has walked any root again: what
+    /// [`recheck_from`](Self::recheck_from) starts with.
+    pub fn recheck_start(&self) -> ProofReport {
+        ProofReport {
+            target: self.target,
+            roots: self.roots.start..self.done,
+            done: self.roots.start,
+            tally: Tally::new(self.tally.levels.len()),
+            elapsed_ms: 0,
+        }
+    }
+
+    /// [`recheck`](Self::recheck), resumable: continues `replayed` (the replay's own record
+    /// of the roots walked again so far, in the format of a proof, from
+    /// [`recheck_start`](Self::recheck_start) or an earlier call) and returns it, calling
+    /// `checkpoint` with it each time it grows (throttle it). Setting `stop` ends the replay
+    /// within moments; the record returned is then not [`complete`](Self::complete) and holds
+    /// every root before the first unfinished one. Complete, it is compared with the
+    /// certificate: `Err` names the first level (or the magics) that differ.
+    pub fn recheck_from(
+        &self,
+        replayed: ProofReport,
+        threads: usize,
+        progress: &(dyn Fn(u64) + Sync),
+        checkpoint: &(dyn Fn(&ProofReport) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<ProofReport, RecheckError> {
+        let start = self.recheck_start();
+        if (replayed.target, &replayed.roots) != (start.target, &start.roots) {
+            return Err(RecheckError::OtherRecord);
+        }
         let keep = self.tally.found.len();
-        let roots = self.roots.start..self.done;
-        let again = replay::replay(self.target, roots, keep, threads, progress);
+        let replayed = replay::replay(replayed, keep, threads, progress, checkpoint, stop);
+        if replayed.complete() {
+            self.compare(&replayed.tally)?;
+        }
+        Ok(replayed)
+    }
+
+    /// Whether the replay's tally `again` has every count, digest and magic of the
+    /// certificate's.
+    fn compare(&self, again: &Tally) -> Result<(), RecheckError> {
         for (level, (claimed, replayed)) in self.tally.levels.iter().zip(&again.levels).enumerate()
         {
             if claimed != replayed {
@@ -171,6 +215,9 @@ pub enum RecheckError {
         /// How many the replay found.
         replayed: u64,
     },
+    /// The replay's record handed to [`ProofReport::recheck_from`] is of another target or
+    /// other roots than the certificate's.
+    OtherRecord,
 }
 
 impl core::fmt::Display for RecheckError {
@@ -195,6 +242,11 @@ impl core::fmt::Display for RecheckError {
                 f,
                 "the magics differ: the certificate counts {claimed}, the replay finds \
                  {replayed} (or lists other ones)"
+            ),
+            RecheckError::OtherRecord => write!(
+                f,
+                "the recheck's progress is of another target or other roots than the \
+                 certificate"
             ),
         }
     }

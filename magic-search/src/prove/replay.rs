@@ -17,26 +17,32 @@
 //! slot's run (two masks per occupancy), and wider levels as the runs of children an occupancy
 //! lets through, intersected.
 
-use core::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::{Subsets, magic_index};
 
 use super::ProofReport;
 use super::tree::{Tally, count_node, sieves};
+use crate::blocks::{Split, in_block_order};
 use crate::engine::Found;
+use crate::hunt::elapsed_since;
 use crate::hunt::{Target, check_magic};
 
-/// Walks `roots` of `target`'s tree again on `threads` threads (at least one), keeping
-/// the `keep` smallest magics; `progress` is called with 1 as each root is done.
+/// Continues `replayed`, the replay's own record of the roots walked again so far, on
+/// `threads` threads (at least one), keeping the `keep` smallest magics: `progress` is called
+/// with 1 as each root is done, `checkpoint` with the record each time it grows (throttle it).
+/// Setting `stop` ends it within moments, keeping every root before the first unfinished one.
 pub(crate) fn replay(
-    target: Target,
-    roots: Range<u64>,
+    replayed: ProofReport,
     keep: usize,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
-) -> Tally {
+    checkpoint: &(dyn Fn(&ProofReport) + Sync),
+    stop: &AtomicBool,
+) -> ProofReport {
+    let target = replayed.target;
     let mask = relevant_mask(target.kind(), target.square());
     let mut squares = Vec::new();
     let mut rest = mask;
@@ -73,52 +79,62 @@ pub(crate) fn replay(
     let slots = 1usize << target.bits();
     let screened = screened_levels(&squares, &levels, slots);
     let root_level = ProofReport::root_level(target).expect("a proof's target has a tree");
-    // Roots differ in cost by orders of magnitude: each thread takes the next one left.
-    let next_root = AtomicU64::new(roots.start);
-    let (squares, levels, next_root) = (&squares[..], &levels[..], &next_root);
-    let screened = &screened[..];
-    let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                let mut replayer = Replayer {
-                    target,
-                    shift: 64 - u32::from(target.bits()),
-                    squares,
-                    levels,
-                    keep,
-                    slots,
-                    tables: vec![EMPTY; slots * (squares.len() + 1)],
-                    scratch: vec![(0, EMPTY); slots],
-                    node: 0,
-                    screened,
-                    dead: screened
-                        .iter()
-                        .map(|bits| vec![0; bits.map_or(0, |bits| (1usize << bits).div_ceil(64))])
-                        .collect(),
-                };
-                scope.spawn(move || {
-                    let mut tally = Tally::new(squares.len());
-                    loop {
-                        let root = next_root.fetch_add(1, Ordering::Relaxed);
-                        if root >= roots.end {
-                            break tally;
-                        }
-                        replayer.root(root, root_level, &mut tally);
-                        progress(1);
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| handle.join().expect("a replay thread does not panic"))
-            .collect()
-    });
-    let mut whole = Tally::new(squares.len());
-    for tally in &tallies {
-        whole.absorb(tally, keep);
-    }
-    whole
+    let (squares, levels, screened) = (&squares[..], &levels[..], &screened[..]);
+    let elapsed_ms = elapsed_since(replayed.elapsed_ms);
+    let from = replayed.done;
+    let blocks = replayed.roots.end.saturating_sub(from);
+    let new_replayer = || Replayer {
+        target,
+        stop,
+        shift: 64 - u32::from(target.bits()),
+        squares,
+        levels,
+        keep,
+        slots,
+        tables: vec![EMPTY; slots * (squares.len() + 1)],
+        scratch: vec![(0, EMPTY); slots],
+        node: 0,
+        screened,
+        dead: screened
+            .iter()
+            .map(|bits| vec![0; bits.map_or(0, |bits| (1usize << bits).div_ceil(64))])
+            .collect(),
+    };
+    // Made here, not on the threads: made there (in their own allocator arenas), the replay
+    // of bishop g4 took a sixth longer (results/analysis.md).
+    let pool = Mutex::new(
+        (0..threads.max(1))
+            .map(|_| new_replayer())
+            .collect::<Vec<_>>(),
+    );
+    let mut replayed = in_block_order(
+        replayed,
+        Split {
+            blocks,
+            threads,
+            stop,
+        },
+        || {
+            let replayer = pool.lock().ok().and_then(|mut pool| pool.pop());
+            replayer.unwrap_or_else(new_replayer)
+        },
+        |replayer, block| {
+            let mut tally = Tally::new(squares.len());
+            let finished = replayer.root(from + block, root_level, &mut tally);
+            progress(1);
+            finished.then_some(tally)
+        },
+        |replayed, tally| {
+            replayed.tally.absorb(&tally, keep);
+            replayed.done += 1;
+        },
+        |replayed| {
+            replayed.elapsed_ms = elapsed_ms();
+            checkpoint(replayed);
+        },
+    );
+    replayed.elapsed_ms = elapsed_ms();
+    replayed
 }
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
@@ -174,6 +190,8 @@ const EMPTY: u64 = 0;
 
 struct Replayer<'a> {
     target: Target,
+    /// Set to end the walk: a root walked while it was set does not count.
+    stop: &'a AtomicBool,
     /// The index's shift: 64 less the target's bits.
     shift: u32,
     squares: &'a [u32],
@@ -202,8 +220,9 @@ struct Replayer<'a> {
 
 impl Replayer<'_> {
     /// A root and its ancestors, each ancestor counted once: by the root equal to it (a
-    /// residue of fewer bits is its own first descendant).
-    fn root(&mut self, root: u64, root_level: usize, tally: &mut Tally) {
+    /// residue of fewer bits is its own first descendant); `false` if `stop` was set before
+    /// the end (the tally is then partial).
+    fn root(&mut self, root: u64, root_level: usize, tally: &mut Tally) -> bool {
         for level in 0..root_level {
             let ancestor = root % (1u64 << (64 - self.squares[level]));
             let passes = !self.collides(level, ancestor);
@@ -211,11 +230,13 @@ impl Replayer<'_> {
                 count_node(tally, level, ancestor, passes);
             }
             if !passes {
-                return;
+                return true;
             }
             self.fill(level, ancestor);
         }
         self.node(root_level, root, tally);
+        // Once set, `stop` stays set: a walk it cut short is never taken for whole.
+        !self.stop.load(Ordering::Relaxed)
     }
 
     /// Whether two occupancies of the first `level + 1` squares need different attacks in
@@ -282,6 +303,12 @@ impl Replayer<'_> {
             tally.add_found(found, self.keep);
             return;
         };
+        // Looked at where two levels or more lie below (a node of the last two levels has a
+        // small subtree; a look at every node cost the replay a sixth on bishop g4).
+        if level + 3 <= self.squares.len() && self.stop.load(Ordering::Relaxed) {
+            // The root is abandoned (see `root`): its subtree is left unwalked.
+            return;
+        }
         self.fill(level, residue);
         let child_shift = 64 - self.squares[level];
         let Some(child_bits) = self.screened[level + 1] else {

@@ -268,3 +268,52 @@ fn a_stop_inside_a_root_abandons_it_and_the_resumed_walk_is_whole() {
     resumed.elapsed_ms = 0;
     assert_eq!(resumed, run(target, roots, 2, 4));
 }
+
+#[test]
+fn a_stopped_recheck_resumes_from_its_record_and_ends_as_one_run() {
+    // Rook f8's roots hold millions of nodes each: a stop lands inside one.
+    let target = Target::new(SliderKind::Rook, 61, 10, Scheme::Fancy).unwrap();
+    let proof = run(target, 0x400..0x404, 2, 4);
+    let saved = std::sync::Mutex::new(Vec::new());
+    let stop = AtomicBool::new(false);
+    let stopped = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        });
+        let keep = |record: &ProofReport| saved.lock().unwrap().push(record.clone());
+        proof.recheck_from(proof.recheck_start(), 2, &|_| {}, &keep, &stop)
+    });
+    let stopped = stopped.expect("an unfinished record is not compared");
+    assert!(!stopped.complete(), "the replay ended before the stop");
+    // Every record handed out, and the one returned, is the walk of the roots before its
+    // `done`: whole roots only.
+    for record in saved.lock().unwrap().iter().chain([&stopped]) {
+        let walked = run(target, record.roots.start..record.done, 1, 4);
+        assert_eq!(record.tally, walked.tally, "up to {:#x}", record.done);
+    }
+    let never = AtomicBool::new(false);
+    let resumed = proof
+        .recheck_from(stopped, 2, &|_| {}, &|_| {}, &never)
+        .unwrap();
+    assert!(resumed.complete());
+    assert_eq!(resumed.tally, proof.tally);
+
+    // A record of other roots is refused, and a forged certificate fails after resuming too.
+    let other = run(target, 0x400..0x402, 1, 4);
+    assert_eq!(
+        proof.recheck_from(other.recheck_start(), 1, &|_| {}, &|_| {}, &never),
+        Err(RecheckError::OtherRecord)
+    );
+    let mut forged = proof.clone();
+    forged.tally.levels[3].passed += 1;
+    let half = run(target, 0x400..0x402, 1, 4);
+    let record = ProofReport {
+        roots: 0x400..0x404,
+        ..half
+    };
+    assert!(matches!(
+        forged.recheck_from(record, 2, &|_| {}, &|_| {}, &never),
+        Err(RecheckError::Level { level: 3, .. })
+    ));
+}

@@ -343,3 +343,77 @@ fn the_estimate_times_the_proofs_own_walk() {
         "a bad --estimate-walk",
     );
 }
+
+#[test]
+fn ctrl_c_stops_a_recheck_that_resumes_from_its_progress() {
+    // Rook f8's roots hold millions of nodes each: the recheck of sixteen takes seconds.
+    let dir = scratch("recheck_stop");
+    let (file, records) = (dir.join("f8.proof"), dir.join("records"));
+    std::fs::create_dir_all(&records).unwrap();
+    let proved = magic_search(&[
+        "prove",
+        "rook",
+        "f8",
+        "--bits",
+        "10",
+        "--roots",
+        "0x400..0x410",
+        "--checkpoint",
+        path_str(&file),
+    ]);
+    assert!(proved.status.success(), "{}", stderr(&proved));
+    let recheck = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_magic-search"));
+        command
+            .args(["merge", "--recheck", path_str(&file)])
+            .args(["--recheck-progress", path_str(&records)])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    let child = recheck().spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let output = stop(child, "INT");
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("the same command resumes it"));
+    let record = proof_state(&records.join("f8.proof.recheck"));
+    assert!(record.done < 0x410, "the recheck ended before the stop");
+
+    let resumed = recheck().output().unwrap();
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let told = stderr(&resumed);
+    let before = format!("{} of 16 roots rechecked before", record.covered());
+    assert!(
+        told.contains(&before) && told.contains("rechecked: "),
+        "{told}"
+    );
+    assert_eq!(
+        proof_state(&records.join("f8.proof.recheck")).tally,
+        proof_state(&file).tally
+    );
+
+    // Progress of another certificate is refused, not resumed.
+    let other = dir.join("other.proof");
+    std::fs::copy(records.join("f8.proof.recheck"), &other).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("roots 0x400 0x410", "roots 0x400 0x40f")
+            .replace("done 0x410", "done 0x40f"),
+    )
+    .unwrap();
+    let refused = recheck().output().unwrap();
+    assert_fails(&refused, 2, "move it away", "the progress of other roots");
+    let missing = magic_search(&[
+        "merge",
+        "--recheck-progress",
+        path_str(&records),
+        path_str(&other),
+    ]);
+    assert_fails(
+        &missing,
+        2,
+        "--recheck",
+        "--recheck-progress without --recheck",
+    );
+}
