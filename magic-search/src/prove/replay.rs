@@ -101,7 +101,7 @@ pub(crate) fn replay(
             .collect(),
     };
     // Made here, not on the threads: made there (in their own allocator arenas), the replay
-    // of bishop g4 took a sixth longer (results/analysis.md).
+    // of bishop g4 took up to a sixth longer (results/analysis.md).
     let pool = Mutex::new(
         (0..threads.max(1))
             .map(|_| new_replayer())
@@ -303,8 +303,8 @@ impl Replayer<'_> {
             tally.add_found(found, self.keep);
             return;
         };
-        // Looked at where two levels or more lie below (a node of the last two levels has a
-        // small subtree; a look at every node cost the replay a sixth on bishop g4).
+        // Looked at where two levels or more lie below: soon enough to stop within moments,
+        // and off the last levels, where the replay spends its time.
         if level + 3 <= self.squares.len() && self.stop.load(Ordering::Relaxed) {
             // The root is abandoned (see `root`): its subtree is left unwalked.
             return;
