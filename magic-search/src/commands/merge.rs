@@ -42,7 +42,7 @@ pub(crate) struct MergeArgs {
     /// Keep the recheck's progress in this directory, a file per proof file (its name and
     /// `.recheck`), and resume from it: a recheck stopped by Ctrl-C, SIGTERM or a reboot
     /// continues where it stopped. Each file is the replay's own record of the roots walked
-    /// again, in the proof file format.
+    /// again, in the proof file format, and is taken on trust: keep it where only you write.
     #[arg(long, value_name = "DIR", requires = "recheck")]
     recheck_progress: Option<PathBuf>,
 
