@@ -5,7 +5,7 @@
 //!
 //! The core time comes from the proof's own walk, timed on random roots for a while: nodes a
 //! second there, times the nodes estimated. Timing the probes' calls instead was off by up to
-//! a factor of two, and did not follow changes to the walk (results/analysis.md): a probe's
+//! 3.5 times, and did not follow changes to the walk (results/analysis.md): a probe's
 //! calls are short, so their fixed costs weigh in, and they do not run the walk's code.
 
 use std::sync::atomic::{AtomicBool, Ordering};
