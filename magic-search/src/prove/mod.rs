@@ -164,7 +164,14 @@ impl ProofReport {
             return Err(RecheckError::OtherRecord);
         }
         let keep = self.tally.found.len();
-        let replayed = replay::replay(replayed, keep, threads, progress, checkpoint, stop);
+        let walked = RootWalk {
+            threads,
+            keep,
+            progress,
+            checkpoint,
+            stop,
+        };
+        let replayed = replay::replay(replayed, &walked);
         if replayed.complete() {
             self.compare(&replayed.tally)?;
         }
@@ -269,34 +276,67 @@ pub fn prove(
     stop: &AtomicBool,
 ) -> Result<ProofReport, ProveError> {
     let tree = Tree::new(report.target)?;
-    let elapsed_ms = elapsed_since(report.elapsed_ms);
-    let from = report.done;
-    let blocks = report.roots.end.saturating_sub(from);
-    let mut report = in_block_order(
-        report,
-        Split {
-            blocks,
-            threads,
-            stop,
-        },
-        || Walker::new(&tree, stop),
-        |walker, block| {
-            let mut tally = Tally::new(tree.levels.len());
-            let finished = walker.walk_root(from + block, keep, &mut tally);
-            progress(1);
-            finished.then_some(tally)
-        },
-        |report, tally| {
-            report.tally.absorb(&tally, keep);
-            report.done += 1;
-        },
-        |report| {
-            report.elapsed_ms = elapsed_ms();
-            checkpoint(report);
-        },
-    );
-    report.elapsed_ms = elapsed_ms();
-    Ok(report)
+    let walk =
+        |walker: &mut Walker<'_>, root, tally: &mut Tally| walker.walk_root(root, keep, tally);
+    let walked = RootWalk {
+        threads,
+        keep,
+        progress,
+        checkpoint,
+        stop,
+    };
+    Ok(walked.run(report, || Walker::new(&tree, stop), walk))
+}
+
+/// How [`prove`] and the recheck's replay walk a proof's roots: on `threads` threads, each
+/// root's tally added in root order, so that the report always covers whole roots from its
+/// start.
+struct RootWalk<'a> {
+    threads: usize,
+    keep: usize,
+    progress: &'a (dyn Fn(u64) + Sync),
+    checkpoint: &'a (dyn Fn(&ProofReport) + Sync),
+    stop: &'a AtomicBool,
+}
+
+impl RootWalk<'_> {
+    /// Continues `report` with each thread's walker from `new_walker`; `walk_root(walker,
+    /// root, tally)` walks one root into `tally`, `false` if `stop` cut it short.
+    fn run<W>(
+        &self,
+        report: ProofReport,
+        new_walker: impl Fn() -> W + Sync,
+        walk_root: impl Fn(&mut W, u64, &mut Tally) -> bool + Sync,
+    ) -> ProofReport {
+        let elapsed_ms = elapsed_since(report.elapsed_ms);
+        let (from, levels) = (report.done, report.tally.levels.len());
+        let blocks = report.roots.end.saturating_sub(from);
+        let mut report = in_block_order(
+            report,
+            Split {
+                blocks,
+                threads: self.threads,
+                stop: self.stop,
+            },
+            new_walker,
+            |walker, block| {
+                let mut tally = Tally::new(levels);
+                let finished = walk_root(walker, from + block, &mut tally);
+                (self.progress)(1);
+                finished.then_some(tally)
+            },
+            |report, tally| {
+                report.tally.absorb(&tally, self.keep);
+                report.done += 1;
+            },
+            |report| {
+                report.elapsed_ms = elapsed_ms();
+                (self.checkpoint)(report);
+            },
+        );
+        report.elapsed_ms = elapsed_ms();
+        report
+    }
 }
 
 #[cfg(test)]

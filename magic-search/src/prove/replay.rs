@@ -23,25 +23,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::{Subsets, magic_index};
 
-use super::ProofReport;
 use super::tree::{Tally, count_node, sieves};
-use crate::blocks::{Split, in_block_order};
+use super::{ProofReport, RootWalk};
 use crate::engine::Found;
-use crate::hunt::elapsed_since;
 use crate::hunt::{Target, check_magic};
 
-/// Continues `replayed`, the replay's own record of the roots walked again so far, on
-/// `threads` threads (at least one), keeping the `keep` smallest magics: `progress` is called
-/// with 1 as each root is done, `checkpoint` with the record each time it grows (throttle it).
-/// Setting `stop` ends it within moments, keeping every root before the first unfinished one.
-pub(crate) fn replay(
-    replayed: ProofReport,
-    keep: usize,
-    threads: usize,
-    progress: &(dyn Fn(u64) + Sync),
-    checkpoint: &(dyn Fn(&ProofReport) + Sync),
-    stop: &AtomicBool,
-) -> ProofReport {
+/// Continues `replayed`, the replay's own record of the roots walked again so far, as
+/// `walked` says (its `keep` smallest magics kept).
+pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofReport {
     let target = replayed.target;
     let mask = relevant_mask(target.kind(), target.square());
     let mut squares = Vec::new();
@@ -80,16 +69,13 @@ pub(crate) fn replay(
     let screened = screened_levels(&squares, &levels, slots);
     let root_level = ProofReport::root_level(target).expect("a proof's target has a tree");
     let (squares, levels, screened) = (&squares[..], &levels[..], &screened[..]);
-    let elapsed_ms = elapsed_since(replayed.elapsed_ms);
-    let from = replayed.done;
-    let blocks = replayed.roots.end.saturating_sub(from);
     let new_replayer = || Replayer {
         target,
-        stop,
+        stop: walked.stop,
         shift: 64 - u32::from(target.bits()),
         squares,
         levels,
-        keep,
+        keep: walked.keep,
         slots,
         tables: vec![EMPTY; slots * (squares.len() + 1)],
         scratch: vec![(0, EMPTY); slots],
@@ -103,38 +89,18 @@ pub(crate) fn replay(
     // Made here, not on the threads: made there (in their own allocator arenas), the replay
     // of bishop g4 took up to a sixth longer (results/analysis.md).
     let pool = Mutex::new(
-        (0..threads.max(1))
+        (0..walked.threads.max(1))
             .map(|_| new_replayer())
             .collect::<Vec<_>>(),
     );
-    let mut replayed = in_block_order(
+    walked.run(
         replayed,
-        Split {
-            blocks,
-            threads,
-            stop,
-        },
         || {
             let replayer = pool.lock().ok().and_then(|mut pool| pool.pop());
             replayer.unwrap_or_else(new_replayer)
         },
-        |replayer, block| {
-            let mut tally = Tally::new(squares.len());
-            let finished = replayer.root(from + block, root_level, &mut tally);
-            progress(1);
-            finished.then_some(tally)
-        },
-        |replayed, tally| {
-            replayed.tally.absorb(&tally, keep);
-            replayed.done += 1;
-        },
-        |replayed| {
-            replayed.elapsed_ms = elapsed_ms();
-            checkpoint(replayed);
-        },
-    );
-    replayed.elapsed_ms = elapsed_ms();
-    replayed
+        |replayer, root, tally| replayer.root(root, root_level, tally),
+    )
 }
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
