@@ -12,10 +12,11 @@
 //! own route: it checks the premise on every key when it starts (a child's product is its
 //! parent's plus the child's number in the top bits), then marks, for each occupancy and each
 //! slot of the parent's table it cannot share, the range of children that land there (up to
-//! 64 children, in one word: the slots' runs, turned by where child 0 lands). The
-//! prover instead keeps what is left: up to 512 children a bit each, ordered by place within a
-//! slot's run (two masks per occupancy), and wider levels as the runs of children an occupancy
-//! lets through, intersected.
+//! 64 children, in one word: the slots' runs, turned by where child 0 lands), or all of them
+//! at once for an occupancy that can share no slot of a full table. The prover instead keeps
+//! what is left: up to 512 children a bit each, ordered by place within a slot's run (two
+//! masks per occupancy), and wider levels as the runs of children an occupancy lets through,
+//! intersected.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -320,6 +321,14 @@ impl Replayer<'_> {
                 filled += 1;
             }
         }
+        // An occupancy that can share no slot of a full table rules out every child at once:
+        // at the last levels, where tables are full, most screens end there.
+        let full = filled == self.slots;
+        let shares_none = |attacks: u64| {
+            full && !held[..filled]
+                .iter()
+                .fold(false, |shares, &(_, other)| shares | (other == attacks))
+        };
         if children <= 64 {
             // One word: the children landing on a slot are a run of it, so those an
             // occupancy rules out are the runs of the slots it cannot share, turned by where
@@ -330,6 +339,10 @@ impl Replayer<'_> {
                 *run_of = ((!0u64 >> (64 - run)) << (slot * run), attacks);
             }
             for &(key, attacks) in &self.levels[level] {
+                if shares_none(attacks) {
+                    dead[0] = !0;
+                    return;
+                }
                 let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
                 let mut ruled_out = 0;
                 for &(bits, other) in &runs[..filled] {
@@ -351,6 +364,10 @@ impl Replayer<'_> {
             return;
         }
         for &(key, attacks) in &self.levels[level] {
+            if shares_none(attacks) {
+                dead.fill(!0);
+                return;
+            }
             let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
             for &(slot, other) in &held[..filled] {
                 if other != attacks {
