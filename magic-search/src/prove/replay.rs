@@ -305,6 +305,24 @@ impl Replayer<'_> {
     /// `level - 1` whose table is filled) that have an occupancy landing on a slot of the
     /// parent's table that holds other attacks.
     fn screen(&self, level: usize, parent: u64, child_bits: u32, dead: &mut [u64]) {
+        let table = &self.tables[level * self.slots..][..self.slots];
+        // An occupancy that can share no slot of a full table rules out every child at once:
+        // at the last levels, where tables are full, most screens end there, most of them at
+        // the first occupancy.
+        let full = !table
+            .iter()
+            .fold(false, |empty, &attacks| empty | (attacks == EMPTY));
+        let shares_none = |attacks: u64| {
+            full && !table
+                .iter()
+                .fold(false, |shares, &other| shares | (other == attacks))
+        };
+        if let Some(&(_, attacks)) = self.levels[level].first()
+            && shares_none(attacks)
+        {
+            dead.fill(!0);
+            return;
+        }
         let children = 1u64 << child_bits;
         dead.fill(0);
         if children < 64 {
@@ -312,7 +330,6 @@ impl Replayer<'_> {
         }
         // A slot is `run` consecutive values of the product's top `child_bits` bits.
         let run = children >> self.target.bits();
-        let table = &self.tables[level * self.slots..][..self.slots];
         let mut held = [(0, EMPTY); 64];
         let mut filled = 0;
         for (slot, &attacks) in table.iter().enumerate() {
@@ -321,14 +338,6 @@ impl Replayer<'_> {
                 filled += 1;
             }
         }
-        // An occupancy that can share no slot of a full table rules out every child at once:
-        // at the last levels, where tables are full, most screens end there.
-        let full = filled == self.slots;
-        let shares_none = |attacks: u64| {
-            full && !held[..filled]
-                .iter()
-                .fold(false, |shares, &(_, other)| shares | (other == attacks))
-        };
         if children <= 64 {
             // One word: the children landing on a slot are a run of it, so those an
             // occupancy rules out are the runs of the slots it cannot share, turned by where
