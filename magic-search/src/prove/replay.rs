@@ -12,10 +12,11 @@
 //! own route: it checks the premise on every key when it starts (a child's product is its
 //! parent's plus the child's number in the top bits), then marks, for each occupancy and each
 //! slot of the parent's table it cannot share, the range of children that land there (up to
-//! 64 children, in one word: the slots' runs, turned by where child 0 lands), or all of them
-//! at once for an occupancy that can share no slot of a full table. The prover instead keeps
-//! what is left: up to 512 children a bit each, ordered by place within a slot's run (two
-//! masks per occupancy), and wider levels as the runs of children an occupancy lets through,
+//! 64 children, in one word: the slots' runs, turned by where child 0 lands; up to 512 with
+//! runs of up to 8 children, the same over the level's words), or all of them at once for an
+//! occupancy that can share no slot of a full table. The prover instead keeps what is left:
+//! up to 512 children a bit each, ordered by place within a slot's run (two masks per
+//! occupancy), and wider levels as the runs of children an occupancy lets through,
 //! intersected.
 
 use std::sync::Mutex;
@@ -68,8 +69,18 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
         .collect();
     let slots = 1usize << target.bits();
     let screened = screened_levels(&squares, &levels, slots);
+    let spreads: Vec<Vec<u64>> = screened
+        .iter()
+        .map(|&bits| match bits {
+            Some(bits) if laid_out(1 << bits, slots as u64) => {
+                spread_table((1 << bits) / slots as u64)
+            }
+            _ => Vec::new(),
+        })
+        .collect();
     let root_level = ProofReport::root_level(target).expect("a proof's target has a tree");
-    let (squares, levels, screened) = (&squares[..], &levels[..], &screened[..]);
+    let (squares, levels, screened, spreads) =
+        (&squares[..], &levels[..], &screened[..], &spreads[..]);
     let new_replayer = || Replayer {
         target,
         stop: walked.stop,
@@ -82,6 +93,7 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
         scratch: vec![(0, EMPTY); slots],
         node: 0,
         screened,
+        spreads,
         dead: screened
             .iter()
             .map(|bits| vec![0; bits.map_or(0, |bits| (1usize << bits).div_ceil(64))])
@@ -151,6 +163,57 @@ fn mark_dead(words: &mut [u64], first: u64, count: u64, size: u64) {
     }
 }
 
+/// Whether a screen of `children` (more than a word) with a table of `slots` lays each
+/// occupancy's runs out in landing order and turns them ([`lay_out`], [`turn_into`]) rather
+/// than marking them one by one: where runs are short, several slots' to a word, marking them
+/// one by one read the same words back again and again.
+fn laid_out(children: u64, slots: u64) -> bool {
+    (65..=LAID_OUT_MOST_CHILDREN).contains(&children) && children / slots <= 8
+}
+
+/// The most children a screen lays out (its words are an array on the stack).
+const LAID_OUT_MOST_CHILDREN: u64 = 512;
+
+/// Per byte of slots, their runs of `run` (at most 8) landing positions each, laid side by side.
+fn spread_table(run: u64) -> Vec<u64> {
+    (0..256u64)
+        .map(|slots| {
+            (0..8)
+                .filter(|slot| slots >> slot & 1 == 1)
+                .fold(0, |runs, slot| runs | (!0u64 >> (64 - run)) << (slot * run))
+        })
+        .collect()
+}
+
+/// Sets in `landed`, a bit a landing position, the runs of the slots of `slots_out`: slot `s`
+/// takes the `run` positions from `s * run`; `spread` is [`spread_table`]`(run)`.
+fn lay_out(landed: &mut [u64], slots_out: u64, run: u64, spread: &[u64]) {
+    let bytes_a_word = (8 / run) as usize;
+    for (word, landed) in landed.iter_mut().enumerate() {
+        *landed = (0..bytes_a_word).fold(0, |runs, byte| {
+            let slots = (slots_out >> ((word * bytes_a_word + byte) * 8)) & 0xff;
+            runs | spread[slots as usize] << (byte as u64 * 8 * run)
+        });
+    }
+}
+
+/// Sets in `dead` the children whose landing positions `landed` holds, child `c` landing at
+/// `first_child_at + c`, round the end of `landed`'s words (as many as `dead`'s, a power of
+/// two).
+fn turn_into(dead: &mut [u64], landed: &[u64], first_child_at: u64) {
+    let words = landed.len();
+    let (word_turn, bit_turn) = ((first_child_at / 64) as usize, (first_child_at % 64) as u32);
+    for (word, dead) in dead.iter_mut().enumerate() {
+        let low = landed[(word + word_turn) & (words - 1)];
+        let high = landed[(word + word_turn + 1) & (words - 1)];
+        *dead |= if bit_turn == 0 {
+            low
+        } else {
+            (low >> bit_turn) | (high << (64 - bit_turn))
+        };
+    }
+}
+
 /// A slot that holds no attacks: every slider attacks at least one square, so no occupancy's
 /// attacks are empty.
 const EMPTY: u64 = 0;
@@ -180,6 +243,9 @@ struct Replayer<'a> {
     node: u64,
     /// Per level, the bits of the children numbers where they are screened at once.
     screened: &'a [Option<u32>],
+    /// Per level, the [`spread_table`] of its slots' runs where its screen lays them out
+    /// ([`laid_out`]), empty elsewhere.
+    spreads: &'a [Vec<u64>],
     /// Per screened level, a bit per child: set once the child is known to fail (and for the
     /// numbers past the last child where there are fewer than 64).
     dead: Vec<Vec<u64>>,
@@ -372,6 +438,26 @@ impl Replayer<'_> {
             }
             return;
         }
+        if laid_out(children, self.slots as u64) {
+            let mut landed = [0; (LAID_OUT_MOST_CHILDREN / 64) as usize];
+            let landed = &mut landed[..dead.len()];
+            for &(key, attacks) in &self.levels[level] {
+                if shares_none(attacks) {
+                    dead.fill(!0);
+                    return;
+                }
+                let mut slots_out = 0;
+                for &(slot, other) in &held[..filled] {
+                    slots_out |= u64::from(other != attacks) << slot;
+                }
+                lay_out(landed, slots_out, run, &self.spreads[level]);
+                turn_into(dead, landed, key.wrapping_mul(parent) >> (64 - child_bits));
+                if dead.iter().all(|&word| word == !0) {
+                    break;
+                }
+            }
+            return;
+        }
         for &(key, attacks) in &self.levels[level] {
             if shares_none(attacks) {
                 dead.fill(!0);
@@ -393,7 +479,45 @@ impl Replayer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::mark_dead;
+    use super::{LAID_OUT_MOST_CHILDREN, laid_out, lay_out, mark_dead, spread_table, turn_into};
+
+    #[test]
+    fn laid_out_runs_turn_to_exactly_the_children_landing_on_their_slots() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for children in [128u64, 256, 512] {
+            for slots in [16u64, 32, 64] {
+                if !laid_out(children, slots) {
+                    continue;
+                }
+                let run = children / slots;
+                let spread = spread_table(run);
+                let words = (children / 64) as usize;
+                assert!(children <= LAID_OUT_MOST_CHILDREN);
+                for _ in 0..200 {
+                    let slots_out = next() & (!0u64 >> (64 - slots));
+                    let first_child_at = next() % children;
+                    let mut landed = vec![0; words];
+                    lay_out(&mut landed, slots_out, run, &spread);
+                    let mut dead = vec![0; words];
+                    turn_into(&mut dead, &landed, first_child_at);
+                    for child in 0..children {
+                        let slot = (first_child_at + child) % children / run;
+                        assert_eq!(
+                            dead[(child / 64) as usize] >> (child % 64) & 1 == 1,
+                            slots_out >> slot & 1 == 1,
+                            "{children} children, {slots} slots, child {child}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_dead_run_marks_exactly_its_children_round_the_end() {
