@@ -479,17 +479,15 @@ impl Replayer<'_> {
 
 #[cfg(test)]
 mod tests {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
     use super::{LAID_OUT_MOST_CHILDREN, laid_out, lay_out, mark_dead, spread_table, turn_into};
 
     #[test]
     fn laid_out_runs_turn_to_exactly_the_children_landing_on_their_slots() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut next = || random.next_u64();
         for children in [128u64, 256, 512] {
             for slots in [16u64, 32, 64] {
                 if !laid_out(children, slots) {
