@@ -383,6 +383,8 @@ impl Replayer<'_> {
                 .iter()
                 .fold(false, |shares, &other| shares | (other == attacks))
         };
+        // The loops below test the first occupancy again: sparing them that measured slower
+        // (results/analysis.md).
         if let Some(&(_, attacks)) = self.levels[level].first()
             && shares_none(attacks)
         {
