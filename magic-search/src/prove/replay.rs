@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use bitforge_index::geometry::{ray_attacks, relevant_mask};
 use bitforge_index::{Subsets, magic_index};
 
-use super::tree::{Tally, count_node, sieves};
+use super::tree::{SieveKind, Tally, count_node, sieve_for};
 use super::{ProofReport, RootWalk};
 use crate::engine::Found;
 use crate::hunt::{Target, check_magic};
@@ -118,7 +118,7 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
 /// (`None` where it tests each): the levels below the first that the prover sieves (a speed
-/// choice, [`sieves`]) and whose every key times the step between two children is 1 in the
+/// choice, [`sieve_for`], by lanes or runs) and whose every key times the step between two children is 1 in the
 /// product's top bits, so that child `c`'s product is child 0's plus `c` there (checked here,
 /// not taken from the prover).
 fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
@@ -129,7 +129,11 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
         let premise = levels[level + 1]
             .iter()
             .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
-        screened.push((premise && sieves(child_bits, slots)).then_some(child_bits));
+        let wide = matches!(
+            sieve_for(child_bits, slots),
+            Some(SieveKind::Lanes | SieveKind::Arcs)
+        );
+        screened.push((premise && wide).then_some(child_bits));
     }
     screened
 }

@@ -26,6 +26,11 @@ pub(crate) struct Level {
     /// `(key, attacks)` of every occupancy that holds this level's square and otherwise only
     /// squares of earlier levels (and, at level 0, the empty occupancy).
     refs: Vec<(u64, u64)>,
+    /// Per occupancy of `refs`, the keys of the earlier levels' occupancies with the same
+    /// attacks. On a path every earlier occupancy is placed, so the slots holding those
+    /// attacks are exactly the slots these keys index: a sieve finds them in a few products
+    /// rather than by comparing every filled slot (`results/analysis.md`).
+    holders: Vec<Vec<u64>>,
 }
 
 /// Why a target has no tree.
@@ -72,6 +77,7 @@ impl Tree {
         let mask = relevant_mask(kind, square);
         let mut above = 0u64;
         let mut levels = Vec::new();
+        let mut earlier: Vec<(u64, u64)> = Vec::new();
         for position in (0..64u8).rev().filter(|&s| mask >> s & 1 != 0) {
             let bit = 1u64 << position;
             let mut occupancies: Vec<u64> = Subsets::new(above).map(|o| o | bit).collect();
@@ -85,10 +91,22 @@ impl Tree {
             // Fewer blockers first: their attacks are the ones fewest occupancies share, so a
             // residue that fails shows it sooner (measured in results/analysis.md).
             refs.sort_by_key(|&(key, _)| key.count_ones());
+            let holders = refs
+                .iter()
+                .map(|&(_, attacks)| {
+                    earlier
+                        .iter()
+                        .filter(|&&(_, held)| held == attacks)
+                        .map(|&(key, _)| key)
+                        .collect()
+                })
+                .collect();
+            earlier.extend_from_slice(&refs);
             levels.push(Level {
                 square: position,
                 modulus_bits: 64 - u32::from(position),
                 refs,
+                holders,
             });
             above |= bit;
         }
@@ -337,26 +355,28 @@ impl<'t> Walker<'t> {
         let (children, step) = self.tree.children(level);
         let child_bits = children.trailing_zeros();
         passing.clear();
-        if !sieves(child_bits, self.table.slots.len()) {
+        let Some(kind) = sieve_for(child_bits, self.table.slots.len()) else {
             passing.extend(
                 (0..children)
                     .map(|child| residue + child * step)
                     .filter(|&child| self.passes(level + 1, child)),
             );
             return;
-        }
-        let (slots, filled) = (&self.table.slots, &self.table.trail[..self.trail_len]);
-        let refs = &self.tree.levels[level + 1].refs;
+        };
+        let filled = &self.table.trail[..self.trail_len];
+        let path = PathSlots::new(self.table.slots.len(), filled, residue, self.shift);
+        let next = &self.tree.levels[level + 1];
         let keep = |child| {
             passing.push(residue + child * step);
             true
         };
-        if LaneSieve::holds(child_bits) {
-            LaneSieve::new(slots, filled, refs, residue, child_bits).each_child(keep);
-        } else {
-            ArcSieve::<ARC_SIEVE_RUNS>::new(slots, filled, refs, residue, child_bits)
-                .each_child(keep);
-        }
+        match kind {
+            SieveKind::Lanes => LaneSieve::new(&path, next, child_bits).each_child(keep),
+            SieveKind::Arcs => {
+                ArcSieve::<ARC_SIEVE_RUNS>::new(&path, next, child_bits).each_child(keep)
+            }
+            SieveKind::Spread => SpreadSieve::new(&path, next, child_bits).each_child(keep),
+        };
         passing.sort_unstable();
         passing.retain(|&child| self.passes(level + 1, child));
     }
@@ -491,12 +511,17 @@ impl Descent<'_> {
         let (children, step) = tree.children(level);
         tally.levels[level + 1].tested += children;
         let child_bits = children.trailing_zeros();
-        if sieves(child_bits, slots.len()) {
-            return if LaneSieve::holds(child_bits) {
-                self.sieved::<LaneSieve, V3>(slots, trail, end, level, residue, tally)
-            } else {
-                self.sieved_wide::<V3>(slots, trail, end, level, residue, tally)
-            };
+        match sieve_for(child_bits, slots.len()) {
+            Some(SieveKind::Lanes) => {
+                return self.sieved::<LaneSieve, V3>(slots, trail, end, level, residue, tally);
+            }
+            Some(SieveKind::Arcs) => {
+                return self.sieved_wide::<V3>(slots, trail, end, level, residue, tally);
+            }
+            Some(SieveKind::Spread) => {
+                return self.sieved::<SpreadSieve, V3>(slots, trail, end, level, residue, tally);
+            }
+            None => {}
         }
         for child in 0..children {
             let residue = residue + child * step;
@@ -534,9 +559,12 @@ impl Descent<'_> {
         tally: &mut Tally,
     ) -> bool {
         let (children, step) = self.tree.children(level);
-        let refs = &self.tree.levels[level + 1].refs;
-        let child_bits = children.trailing_zeros();
-        let sieve = S::new(slots, &trail[..end], refs, residue, child_bits);
+        let path = PathSlots::new(slots.len(), &trail[..end], residue, self.shift);
+        let sieve = S::new(
+            &path,
+            &self.tree.levels[level + 1],
+            children.trailing_zeros(),
+        );
         sieve.each_child(|child| {
             let residue = residue + child * step;
             self.child::<V3>(slots, trail, end, level + 1, residue, tally)
@@ -581,24 +609,19 @@ impl Descent<'_> {
 /// children an occupancy lets through (onto empty slots or slots holding its own attacks) are
 /// the runs of the slots it may take, turned by `u`. Two ways keep what is left of the
 /// children, each the faster where it serves (`results/analysis.md`): [`LaneSieve`] a bit a
-/// child, [`ArcSieve`] the runs of children left.
+/// child, [`ArcSieve`] the runs of children left. Where the table has more slots than a node
+/// has children, the children spread over the slots instead: [`SpreadSieve`].
 pub(crate) trait Sieve {
-    /// The children of `residue` whose occupancies `refs` land only on empty slots of `slots`
-    /// or on slots holding their own attacks; `filled` lists the slots that are not empty.
-    fn new(
-        slots: &[u64],
-        filled: &[u32],
-        refs: &[(u64, u64)],
-        residue: u64,
-        child_bits: u32,
-    ) -> Self;
+    /// The children of the path's last node whose occupancies (`level`'s) land only on empty
+    /// slots or on slots holding their own attacks.
+    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self;
 
     /// Calls `visit` with the number of each child left until it returns `false`; `false`
     /// then.
     fn each_child(&self, visit: impl FnMut(u64) -> bool) -> bool;
 }
 
-/// The narrowest level sieved: `2^SIEVE_LEAST_BITS` children a node.
+/// The narrowest level sieved by lanes or runs: `2^SIEVE_LEAST_BITS` children a node.
 const SIEVE_LEAST_BITS: u32 = 3;
 
 /// The widest level sieved: `2^SIEVE_MOST_BITS` children a node, the levels that cross a
@@ -610,61 +633,76 @@ const SIEVE_MOST_BITS: u32 = 16;
 /// `results/analysis.md`).
 const SIEVE_MOST_SLOTS: usize = 64;
 
-/// Whether a level whose nodes have `2^child_bits` children is sieved with a table of
-/// `slots`: from [`SIEVE_LEAST_BITS`] to [`SIEVE_MOST_BITS`] child bits, at least as many
-/// children as slots, and at most [`SIEVE_MOST_SLOTS`] slots.
-pub(crate) fn sieves(child_bits: u32, slots: usize) -> bool {
-    (SIEVE_LEAST_BITS..=SIEVE_MOST_BITS).contains(&child_bits)
-        && 1usize << child_bits >= slots
-        && slots <= SIEVE_MOST_SLOTS
+/// The fewest children a node sieved by spreading has: `2^SPREAD_LEAST_BITS`.
+const SPREAD_LEAST_BITS: u32 = 2;
+
+/// How the walk sieves a level's children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SieveKind {
+    /// [`LaneSieve`].
+    Lanes,
+    /// [`ArcSieve`].
+    Arcs,
+    /// [`SpreadSieve`].
+    Spread,
 }
 
-/// The most slots a sieve compares with an occupancy's attacks all at once (in a few vector
-/// compares in the x86-64-v3 copy of the walk), rather than only the slots the path filled.
-const COMPARED_WHOLE: usize = 16;
+/// How a level whose nodes have `2^child_bits` children is sieved with a table of `slots`, if
+/// it is: tables of at most [`SIEVE_MOST_SLOTS`]; levels of [`SIEVE_LEAST_BITS`] to
+/// [`SIEVE_MOST_BITS`] child bits with at least as many children as slots by lanes or by runs,
+/// those of fewer children than slots (at least `2^SPREAD_LEAST_BITS`) spread.
+pub(crate) fn sieve_for(child_bits: u32, slots: usize) -> Option<SieveKind> {
+    if slots > SIEVE_MOST_SLOTS {
+        None
+    } else if 1usize << child_bits < slots {
+        (child_bits >= SPREAD_LEAST_BITS).then_some(SieveKind::Spread)
+    } else if !(SIEVE_LEAST_BITS..=SIEVE_MOST_BITS).contains(&child_bits) {
+        None
+    } else if LaneSieve::holds(child_bits) {
+        Some(SieveKind::Lanes)
+    } else {
+        Some(SieveKind::Arcs)
+    }
+}
 
 /// The path's slots as sets, a bit a slot, for a sieve: which are filled, and which an
 /// occupancy may not take.
-struct PathSlots<'a> {
-    slots: &'a [u64],
-    filled: &'a [u32],
+pub(crate) struct PathSlots {
     taken: u64,
     every_slot: u64,
+    slot_count: u32,
+    /// The node whose children are sieved.
+    residue: u64,
+    shift: u32,
 }
 
-impl<'a> PathSlots<'a> {
+impl PathSlots {
+    /// The path to `residue`, in a table of `slot_count` slots, whose entries fill `filled`.
     #[inline(always)]
-    fn new(slots: &'a [u64], filled: &'a [u32]) -> Self {
+    fn new(slot_count: usize, filled: &[u32], residue: u64, shift: u32) -> Self {
         PathSlots {
-            slots,
-            filled,
             taken: filled.iter().fold(0, |set, &slot| set | 1 << slot),
-            every_slot: u64::MAX >> (64 - slots.len()),
+            every_slot: u64::MAX >> (64 - slot_count),
+            slot_count: slot_count as u32,
+            residue,
+            shift,
         }
     }
 
-    /// The filled slots that hold attacks other than `attacks`.
+    /// The filled slots that an occupancy may not take: all but those its `holders` (the
+    /// earlier occupancies with its attacks, [`Level::holders`]) landed on.
     #[inline(always)]
-    fn forbidden(&self, attacks: u64) -> u64 {
-        let holding = if self.slots.len() <= COMPARED_WHOLE {
-            self.slots
-                .iter()
-                .enumerate()
-                .fold(0u64, |set, (slot, &held)| {
-                    set | u64::from(held == attacks) << slot
-                })
-        } else {
-            self.filled.iter().fold(0u64, |set, &slot| {
-                set | u64::from(self.slots[slot as usize] == attacks) << slot
-            })
-        };
+    fn forbidden(&self, holders: &[u64]) -> u64 {
+        let holding = holders.iter().fold(0u64, |set, &key| {
+            set | 1 << magic_index(key, self.residue, self.shift)
+        });
         self.taken & !holding
     }
 
     /// `set` turned down by `by` slots (slot `by`, modulo the slots, to bit 0).
     #[inline(always)]
     fn turned(&self, set: u64, by: u32) -> u64 {
-        let twice = u128::from(set) | u128::from(set) << self.slots.len();
+        let twice = u128::from(set) | u128::from(set) << self.slot_count;
         (twice >> by) as u64 & self.every_slot
     }
 }
@@ -704,15 +742,8 @@ impl LaneSieve {
 
 impl Sieve for LaneSieve {
     #[inline(always)]
-    fn new(
-        slots: &[u64],
-        filled: &[u32],
-        refs: &[(u64, u64)],
-        residue: u64,
-        child_bits: u32,
-    ) -> Self {
-        let path = PathSlots::new(slots, filled);
-        let slot_bits = slots.len().ilog2();
+    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self {
+        let slot_bits = path.slot_count.ilog2();
         let run_bits = child_bits - slot_bits;
         // A slot set times this is the set in every lane of a word.
         let every_lane = u64::MAX / path.every_slot;
@@ -724,12 +755,12 @@ impl Sieve for LaneSieve {
             run_bits,
         };
         sieve.bits[..words].fill(u64::MAX >> (64 - (1u32 << child_bits).min(64)));
-        for &(key, attacks) in refs {
-            let forbidden = path.forbidden(attacks);
+        for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
+            let forbidden = path.forbidden(holders);
             if forbidden == 0 {
                 continue;
             }
-            let turn = turn(key, residue, child_bits);
+            let turn = turn(key, path.residue, child_bits);
             let (whole, part) = ((turn >> run_bits) as u32, turn & ((1 << run_bits) - 1));
             let low_out = path.turned(forbidden, whole) * every_lane;
             let high_out = path.turned(forbidden, whole + 1) * every_lane;
@@ -777,6 +808,52 @@ impl Sieve for LaneSieve {
     }
 }
 
+/// The sieve for levels with fewer children than slots, a bit a slot: an occupancy's product
+/// with child `c` is its product with child 0 plus `c * 2^(64 - child_bits)`, so child `c`
+/// lands `c` spacings (`slots / 2^child_bits`) after child 0's slot. Turned by child 0's slot,
+/// the slots an occupancy may not take hold child `c`'s fate at bit `c` spacings: the children
+/// left are the bits at those multiples that no occupancy forbids.
+pub(crate) struct SpreadSieve {
+    left: u64,
+    spacing_bits: u32,
+}
+
+impl Sieve for SpreadSieve {
+    #[inline(always)]
+    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self {
+        let slot_bits = path.slot_count.ilog2();
+        let spacing_bits = slot_bits - child_bits;
+        // A bit every spacing: where the children land, turned by child 0's slot.
+        let landings = path.every_slot / ((1u64 << (1u32 << spacing_bits)) - 1);
+        let mut dead = 0;
+        for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
+            let forbidden = path.forbidden(holders);
+            dead |= path.turned(forbidden, turn(key, path.residue, slot_bits) as u32);
+            if dead & landings == landings {
+                break;
+            }
+        }
+        SpreadSieve {
+            left: landings & !dead,
+            spacing_bits,
+        }
+    }
+
+    /// Visits the children in increasing order.
+    #[inline(always)]
+    fn each_child(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let mut left = self.left;
+        while left != 0 {
+            let child = u64::from(left.trailing_zeros() >> self.spacing_bits);
+            left &= left - 1;
+            if !visit(child) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// The sieve for the wider levels, as the runs `[start, end)` of children left, in increasing
 /// order: there a slot takes a long run of children, so an occupancy lets through a few runs,
 /// and the sieve intersects them.
@@ -794,16 +871,9 @@ pub(crate) struct ArcSieve<const CAPACITY: usize> {
 const ARC_SIEVE_RUNS: usize = 256;
 
 impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
-    fn new(
-        slots: &[u64],
-        filled: &[u32],
-        refs: &[(u64, u64)],
-        residue: u64,
-        child_bits: u32,
-    ) -> Self {
-        let path = PathSlots::new(slots, filled);
+    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self {
         let children = 1u32 << child_bits;
-        let slot_count = slots.len() as u32;
+        let slot_count = path.slot_count;
         let run = children / slot_count;
         let mut sieve = ArcSieve {
             runs: [(0, 0); CAPACITY],
@@ -811,8 +881,8 @@ impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
         };
         sieve.runs[0] = (0, children);
         let mut next = [(0u32, 0u32); CAPACITY];
-        for &(key, attacks) in refs {
-            let forbidden = path.forbidden(attacks);
+        for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
+            let forbidden = path.forbidden(holders);
             if forbidden == 0 {
                 continue;
             }
@@ -820,7 +890,7 @@ impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
             // The slots in the order the children meet them: position `i` takes the children
             // from `i * run - phase` to `(i + 1) * run - phase`, the first and the last (the
             // first slot again) cut at the ends.
-            let turn = turn(key, residue, child_bits) as u32;
+            let turn = turn(key, path.residue, child_bits) as u32;
             let (first, phase) = (turn / run, turn % run);
             let mut order = u128::from(path.turned(allowed, first))
                 | u128::from(allowed >> first & 1) << slot_count;
@@ -918,15 +988,9 @@ mod tests {
     use super::*;
 
     /// The children a sieve keeps, in increasing order.
-    fn sieved_children<S: Sieve>(
-        slots: &[u64],
-        filled: &[u32],
-        refs: &[(u64, u64)],
-        residue: u64,
-        child_bits: u32,
-    ) -> Vec<u64> {
+    fn sieved_children<S: Sieve>(path: &PathSlots, level: &Level, child_bits: u32) -> Vec<u64> {
         let mut kept = Vec::new();
-        S::new(slots, filled, refs, residue, child_bits).each_child(|child| {
+        S::new(path, level, child_bits).each_child(|child| {
             kept.push(child);
             true
         });
@@ -934,81 +998,114 @@ mod tests {
         kept
     }
 
-    /// Both sieves keep exactly the children whose occupancies each land on an empty slot or
-    /// on their own attacks, on random tables, for every level they serve; an arc sieve too
+    /// Walks `paths` random paths down the walker's tree, calling `visit` with each node on
+    /// the path that has children (its level and residue, the node placed) before going on
+    /// to one of its passing children at random.
+    fn random_paths(
+        walker: &mut Walker<'_>,
+        rng: &mut Xoshiro256PlusPlus,
+        paths: usize,
+        mut visit: impl FnMut(&mut Walker<'_>, usize, u64),
+    ) {
+        let levels = walker.tree.levels.len();
+        let mut passing = Vec::new();
+        for _ in 0..paths {
+            let mut node = rng.next_u64() % (1 << walker.tree.levels[0].modulus_bits);
+            let mut entered = 0;
+            while entered + 1 < levels && walker.place(entered, node) {
+                visit(walker, entered, node);
+                walker.passing_children(entered, node, &mut passing);
+                entered += 1;
+                let Some(&next) = passing.get(rng.next_u64() as usize % passing.len().max(1))
+                else {
+                    break;
+                };
+                node = next;
+            }
+            for level in (0..entered).rev() {
+                walker.leave(level);
+            }
+        }
+    }
+
+    /// Every sieve keeps exactly the children whose occupancies each land on an empty slot or
+    /// on their own attacks, at every level it serves, along random paths; an arc sieve too
     /// small for its runs keeps more, never fewer.
     #[test]
-    fn the_sieves_keep_exactly_the_children_the_table_lets_through() {
+    fn the_sieves_keep_exactly_the_children_the_path_lets_through() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-        let (mut kept, mut dropped, mut lane_levels, mut cramped_extra) = (0u64, 0u64, 0, 0);
-        // Bishop g7, c8, f2, c5 and e5, and h4 and g5, whose levels of 2^16 children a node
-        // take the arc sieve.
+        let (mut kept, mut dropped, mut cramped_extra) = (0u64, 0u64, 0);
+        let mut served = [0; 3];
+        // Bishop g7, c8, f2, c5 and f6, whose levels take lanes and spread, and h4 and g5,
+        // whose levels of 2^16 children a node take the arc sieve.
         for (square, bits) in [
             (54, 3),
             (58, 4),
             (13, 4),
             (13, 5),
             (34, 6),
-            (36, 8),
+            (45, 6),
             (31, 4),
             (38, 4),
         ] {
             let target = Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap();
             let tree = Tree::new(target).unwrap();
+            let never = AtomicBool::new(false);
+            let mut walker = Walker::new(&tree, &never);
             let shift = 64 - u32::from(bits);
-            for level in 0..tree.levels.len() - 1 {
+            random_paths(&mut walker, &mut rng, 30, |walker, level, residue| {
                 let (children, step) = tree.children(level);
                 let child_bits = children.trailing_zeros();
-                if !sieves(child_bits, 1 << bits) {
-                    continue;
-                }
-                let refs = &tree.levels[level + 1].refs;
-                for _ in 0..if children > 4096 { 4 } else { 50 } {
-                    let slots: Vec<u64> = (0..1 << bits)
-                        .map(|_| match rng.next_u64() % 3 {
-                            0 => EMPTY,
-                            _ => refs[(rng.next_u64() % refs.len() as u64) as usize].1,
+                let Some(kind) = sieve_for(child_bits, 1 << bits) else {
+                    return;
+                };
+                let (next, slots) = (&tree.levels[level + 1], &walker.table.slots);
+                let lets_through: Vec<u64> = (0..children)
+                    .filter(|child| {
+                        next.refs.iter().all(|&(key, attacks)| {
+                            let held = slots[magic_index(key, residue + child * step, shift)];
+                            held == EMPTY || held == attacks
                         })
-                        .collect();
-                    let residue = rng.next_u64() & (step - 1);
-                    let filled: Vec<u32> = (0..slots.len() as u32)
-                        .filter(|&slot| slots[slot as usize] != EMPTY)
-                        .collect();
-                    let lets_through: Vec<u64> = (0..children)
-                        .filter(|child| {
-                            refs.iter().all(|&(key, attacks)| {
-                                let held = slots[magic_index(key, residue + child * step, shift)];
-                                held == EMPTY || held == attacks
-                            })
-                        })
-                        .collect();
-                    let arcs = sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
-                        &slots, &filled, refs, residue, child_bits,
-                    );
-                    assert_eq!(arcs, lets_through, "{square} {bits} {level}");
-                    if LaneSieve::holds(child_bits) {
-                        let lanes = sieved_children::<LaneSieve>(
-                            &slots, &filled, refs, residue, child_bits,
-                        );
-                        assert_eq!(lanes, lets_through, "{square} {bits} {level}");
-                        lane_levels += 1;
+                    })
+                    .collect();
+                let filled = &walker.table.trail[..walker.trail_len];
+                let path = PathSlots::new(slots.len(), filled, residue, shift);
+                let mut sieved = Vec::new();
+                match kind {
+                    SieveKind::Lanes => {
+                        sieved.push(sieved_children::<LaneSieve>(&path, next, child_bits));
+                        sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
+                            &path, next, child_bits,
+                        ));
                     }
-                    let cramped =
-                        sieved_children::<ArcSieve<2>>(&slots, &filled, refs, residue, child_bits);
+                    SieveKind::Arcs => sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
+                        &path, next, child_bits,
+                    )),
+                    SieveKind::Spread => {
+                        sieved.push(sieved_children::<SpreadSieve>(&path, next, child_bits));
+                    }
+                }
+                for sieved in sieved {
+                    assert_eq!(sieved, lets_through, "{target:?} level {level} {kind:?}");
+                }
+                if kind != SieveKind::Spread {
+                    let cramped = sieved_children::<ArcSieve<2>>(&path, next, child_bits);
                     assert!(
                         lets_through
                             .iter()
                             .all(|child| cramped.binary_search(child).is_ok())
                     );
                     cramped_extra += cramped.len() - lets_through.len();
-                    kept += lets_through.len() as u64;
-                    dropped += children - lets_through.len() as u64;
                 }
-            }
+                served[kind as usize] += 1;
+                kept += lets_through.len() as u64;
+                dropped += children - lets_through.len() as u64;
+            });
         }
         assert!(
-            kept > 1000 && dropped > 1000 && lane_levels > 100 && cramped_extra > 0,
-            "{kept} kept, {dropped} dropped, {lane_levels} lane sieves, {cramped_extra} extra"
+            kept > 1000 && dropped > 1000 && served.iter().all(|&n| n > 50) && cramped_extra > 0,
+            "{kept} kept, {dropped} dropped, {served:?} served (lanes, arcs, spread), \
+             {cramped_extra} extra"
         );
     }
 
@@ -1059,10 +1156,12 @@ mod tests {
     fn a_paths_passing_children_are_those_that_pass_one_by_one() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut compared = [0u64; 2];
-        // Bishop g7 at 3 bits and h4 at 4 (the wide sieve), rook h5 at 10 (never sieved).
+        // Bishop g7 at 3 bits, h4 at 4 (the wide sieve) and c5 at 6 (spread), rook h5 at 10
+        // (never sieved).
         for (kind, square, bits) in [
             (SliderKind::Bishop, 54, 3),
             (SliderKind::Bishop, 31, 4),
+            (SliderKind::Bishop, 34, 6),
             (SliderKind::Rook, 39, 10),
         ] {
             let target = Target::new(kind, square, bits, Scheme::Fancy).unwrap();
@@ -1070,32 +1169,19 @@ mod tests {
             let never = AtomicBool::new(false);
             let mut walker = Walker::new(&tree, &never);
             let (mut sieved, mut one_by_one) = (Vec::new(), Vec::new());
-            for _ in 0..40 {
-                let mut node = rng.next_u64() % (1 << tree.levels[0].modulus_bits);
-                let mut entered = 0;
-                while entered + 1 < tree.levels.len() && walker.place(entered, node) {
-                    entered += 1;
-                    let (children, step) = tree.children(entered - 1);
-                    walker.passing_children(entered - 1, node, &mut sieved);
-                    one_by_one.clear();
-                    one_by_one.extend(
-                        (0..children)
-                            .map(|child| node + child * step)
-                            .filter(|&child| walker.passes(entered, child)),
-                    );
-                    assert_eq!(sieved, one_by_one, "{target:?} level {entered}");
-                    compared[usize::from(sieves(children.trailing_zeros(), 1 << bits))] += 1;
-                    let Some(&next) =
-                        sieved.get((rng.next_u64() % 4) as usize % sieved.len().max(1))
-                    else {
-                        break;
-                    };
-                    node = next;
-                }
-                for level in (0..entered).rev() {
-                    walker.leave(level);
-                }
-            }
+            random_paths(&mut walker, &mut rng, 40, |walker, level, node| {
+                let (children, step) = tree.children(level);
+                walker.passing_children(level, node, &mut sieved);
+                one_by_one.clear();
+                one_by_one.extend(
+                    (0..children)
+                        .map(|child| node + child * step)
+                        .filter(|&child| walker.passes(level + 1, child)),
+                );
+                assert_eq!(sieved, one_by_one, "{target:?} level {level}");
+                let sieves = sieve_for(children.trailing_zeros(), 1 << bits).is_some();
+                compared[usize::from(sieves)] += 1;
+            });
         }
         assert!(compared.iter().all(|&n| n > 20), "{compared:?}");
     }
