@@ -1,23 +1,27 @@
 //! The certificate's re-check: the prover's tree walked again by code that shares nothing
-//! with its walker but the geometry, the formula and the choice of levels to sieve. It keeps, per level of the path, the whole
-//! table of the path's node there (every occupancy of its squares placed), copied from the
-//! parent's when a node passes; a child is tested by placing its new occupancies (those holding
-//! its level's square) against its parent's table, which it only reads, and a scratch table of
-//! its own. The prover instead marks and unmarks the entries of one shared table along its
+//! with its walker but the geometry, the formula and the choice of levels to sieve. It keeps,
+//! per level of the path, the whole table of the path's node there (every occupancy of its
+//! squares placed), copied from the parent's when a node passes; a child is tested by placing
+//! its new occupancies (those holding its level's square) against its parent's table, which
+//! it only reads, and a scratch table of its own. The prover instead marks and unmarks the entries of one shared table along its
 //! path: a walker that skipped or wrongly pruned any node, or left an entry behind, gives other
 //! counts or digests here.
 //!
-//! Where a node has at least as many children as the table has slots, the replay screens its
-//! children at once before testing the rest one by one, as the prover sieves them, but by its
-//! own route: it checks the premise on every key when it starts (a child's product is its
-//! parent's plus the child's number in the top bits), then marks, for each occupancy and each
-//! slot of the parent's table it cannot share, the range of children that land there (up to
-//! 64 children, in one word: the slots' runs, turned by where child 0 lands; up to 512 with
-//! runs of up to 8 children, the same over the level's words), or all of them at once for an
-//! occupancy that can share no slot of a full table. The prover instead keeps what is left:
-//! up to 512 children a bit each, ordered by place within a slot's run (two masks per
-//! occupancy), and wider levels as the runs of children an occupancy lets through,
-//! intersected.
+//! Where the prover sieves a node's children, the replay screens them at once before testing
+//! the rest one by one, but by its own route. It checks the premise on every key when it
+//! starts (a child's product is its parent's plus the child's number in the top bits). It
+//! keeps each table's filled slots as a set; the slots of the parent's table that an
+//! occupancy cannot share are those filled but by its alike occupancies of the levels above
+//! (its own list of keys with the same attacks: the fact the prover's sieves use too, taken
+//! from the replay's own occupancies). Then, where a node has at least as many
+//! children as slots, it marks the runs of children landing on those slots: up to 512
+//! children with runs of up to 8, laid out a byte of slots at a time and turned by where
+//! child 0 lands; wider levels run by run; all at once for an occupancy that can share no
+//! slot. Where it has fewer children than slots (at least 8), child `c` lands `c` spacings
+//! after child 0, so the slots turned by child 0's hold each child's fate a spacing apart.
+//! The prover instead keeps what is left: up to 512 children a bit each, ordered by place
+//! within a slot's run (two masks per occupancy), wider levels as the runs of children an
+//! occupancy lets through, intersected, and spread levels a bit a slot.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,17 +83,42 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
         })
         .collect();
     let root_level = ProofReport::root_level(target).expect("a proof's target has a tree");
-    let (squares, levels, screened, spreads) =
-        (&squares[..], &levels[..], &screened[..], &spreads[..]);
+    // Per level and new occupancy, the keys of the levels above's occupancies that have its
+    // attacks.
+    let alike_before: Vec<Vec<Vec<u64>>> = levels
+        .iter()
+        .enumerate()
+        .map(|(level, new)| {
+            new.iter()
+                .map(|&(_, attacks)| {
+                    levels[..level]
+                        .iter()
+                        .flatten()
+                        .filter(|&&(_, other)| other == attacks)
+                        .map(|&(key, _)| key)
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let (squares, levels, alike_before, screened, spreads) = (
+        &squares[..],
+        &levels[..],
+        &alike_before[..],
+        &screened[..],
+        &spreads[..],
+    );
     let new_replayer = || Replayer {
         target,
         stop: walked.stop,
         shift: 64 - u32::from(target.bits()),
         squares,
         levels,
+        alike_before,
         keep: walked.keep,
         slots,
         tables: vec![EMPTY; slots * (squares.len() + 1)],
+        taken: vec![0; squares.len() + 1],
         scratch: vec![(0, EMPTY); slots],
         node: 0,
         screened,
@@ -118,9 +147,9 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
 /// (`None` where it tests each): the levels below the first that the prover sieves (a speed
-/// choice, [`sieve_for`], by lanes or runs) and whose every key times the step between two children is 1 in the
-/// product's top bits, so that child `c`'s product is child 0's plus `c` there (checked here,
-/// not taken from the prover).
+/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children) and whose
+/// every key times the step between two children is 1 in the product's top bits, so that
+/// child `c`'s product is child 0's plus `c` there (checked here, not taken from the prover).
 fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
     let mut screened = vec![None];
     for (level, pair) in squares.windows(2).enumerate() {
@@ -129,14 +158,20 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
         let premise = levels[level + 1]
             .iter()
             .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
-        let wide = matches!(
-            sieve_for(child_bits, slots),
-            Some(SieveKind::Lanes | SieveKind::Arcs)
-        );
-        screened.push((premise && wide).then_some(child_bits));
+        let sieved = match sieve_for(child_bits, slots) {
+            Some(SieveKind::Spread) => child_bits >= SPACED_LEAST_BITS,
+            Some(SieveKind::Lanes | SieveKind::Arcs) => true,
+            None => false,
+        };
+        screened.push((premise && sieved).then_some(child_bits));
     }
     screened
 }
+
+/// The fewest children a node has where the replay screens a level the prover sieves spread
+/// (fewer children than slots): `2^SPACED_LEAST_BITS`. Screens of 4 children were slower than
+/// testing them (`results/analysis.md`).
+const SPACED_LEAST_BITS: u32 = 3;
 
 /// Sets the bits `first..first + count` of `words`, wrapping round at `size` bits.
 fn mark_dead(words: &mut [u64], first: u64, count: u64, size: u64) {
@@ -167,12 +202,12 @@ fn mark_dead(words: &mut [u64], first: u64, count: u64, size: u64) {
     }
 }
 
-/// Whether a screen of `children` (more than a word) with a table of `slots` lays each
-/// occupancy's runs out in landing order and turns them ([`lay_out`], [`turn_into`]) rather
-/// than marking them one by one: where runs are short, several slots' to a word, marking them
-/// one by one read the same words back again and again.
+/// Whether a screen of `children` (at least as many as `slots`) lays each occupancy's runs out
+/// in landing order and turns them ([`lay_out`], [`turn_into`] or a rotation) rather than
+/// marking them one by one: where runs are short, several slots' to a word, marking them one
+/// by one read the same words back again and again.
 fn laid_out(children: u64, slots: u64) -> bool {
-    (65..=LAID_OUT_MOST_CHILDREN).contains(&children) && children / slots <= 8
+    (slots..=LAID_OUT_MOST_CHILDREN).contains(&children) && children / slots <= 8
 }
 
 /// The most children a screen lays out (its words are an array on the stack).
@@ -231,6 +266,9 @@ struct Replayer<'a> {
     squares: &'a [u32],
     /// Per level, its new occupancies' keys and their attacks.
     levels: &'a [Vec<(u64, u64)>],
+    /// Per level and new occupancy, the keys of the levels above's occupancies with the same
+    /// attacks: the slots of a table holding those attacks are the ones they index.
+    alike_before: &'a [Vec<Vec<u64>>],
     keep: usize,
     /// The attacks in each slot: at `level + 1` once every occupancy of the path's node at
     /// `level` is placed, at 0 none (what the nodes of `level` are tested against is at
@@ -238,6 +276,8 @@ struct Replayer<'a> {
     /// past a whole number of pages apart, where the copy between them (`fill`) was slow
     /// (results/analysis.md).
     tables: Vec<u64>,
+    /// Per table of `tables`, its filled slots, a bit each (used where there are at most 64).
+    taken: Vec<u64>,
     /// Slots in a table: `2^bits`.
     slots: usize,
     /// The slots the node being tested filled that its parent's table left empty: the node's
@@ -310,9 +350,13 @@ impl Replayer<'_> {
         let (parents, own) = self.tables.split_at_mut((level + 1) * slots);
         let table = &mut own[..slots];
         table.copy_from_slice(&parents[level * slots..]);
+        let mut taken = self.taken[level];
         for &(key, attacks) in &self.levels[level] {
-            table[magic_index(key, residue, self.shift)] = attacks;
+            let index = magic_index(key, residue, self.shift);
+            table[index] = attacks;
+            taken |= 1u64 << (index % 64);
         }
+        self.taken[level + 1] = taken;
     }
 
     /// Tests `residue` at `level`, counts it, and walks its subtree if it passes; inlined into
@@ -373,108 +417,76 @@ impl Replayer<'_> {
 
     /// Marks in `dead` the children of `parent` (2^`child_bits` of them, a node at
     /// `level - 1` whose table is filled) that have an occupancy landing on a slot of the
-    /// parent's table that holds other attacks.
+    /// parent's table that holds other attacks (and the numbers past the last child).
+    #[inline(never)]
     fn screen(&self, level: usize, parent: u64, child_bits: u32, dead: &mut [u64]) {
-        let table = &self.tables[level * self.slots..][..self.slots];
-        // An occupancy that can share no slot of a full table rules out every child at once:
-        // at the last levels, where tables are full, most screens end there, most of them at
-        // the first occupancy.
-        let full = !table
-            .iter()
-            .fold(false, |empty, &attacks| empty | (attacks == EMPTY));
-        let shares_none = |attacks: u64| {
-            full && !table
-                .iter()
-                .fold(false, |shares, &other| shares | (other == attacks))
+        let children = 1u64 << child_bits;
+        let slots = self.slots as u64;
+        let every_slot = !0u64 >> (64 - slots);
+        let taken = self.taken[level];
+        // The slots an occupancy cannot share: the filled ones but those its alike
+        // occupancies landed on (every occupancy of the levels above is in the table).
+        let out_for = |alike: &[u64]| {
+            taken
+                & !alike.iter().fold(0u64, |set, &key| {
+                    set | 1 << magic_index(key, parent, self.shift)
+                })
         };
-        // The loops below test the first occupancy again: sparing them that measured slower
-        // (results/analysis.md).
-        if let Some(&(_, attacks)) = self.levels[level].first()
-            && shares_none(attacks)
-        {
-            dead.fill(!0);
+        let occupancies = self.levels[level].iter().zip(&self.alike_before[level]);
+        if children < slots {
+            dead[0] = spaced_out(
+                occupancies.map(|(&(key, _), alike)| {
+                    (magic_index(key, parent, self.shift) as u32, out_for(alike))
+                }),
+                children,
+                slots,
+            );
             return;
         }
-        let children = 1u64 << child_bits;
         dead.fill(0);
         if children < 64 {
             dead[0] = !0 << children;
         }
         // A slot is `run` consecutive values of the product's top `child_bits` bits.
-        let run = children >> self.target.bits();
-        let mut held = [(0, EMPTY); 64];
-        let mut filled = 0;
-        for (slot, &attacks) in table.iter().enumerate() {
-            if attacks != EMPTY {
-                held[filled] = (slot as u64, attacks);
-                filled += 1;
+        let run = children / slots;
+        let spread = &self.spreads[level];
+        for (&(key, _), alike) in occupancies {
+            let out = out_for(alike);
+            if out == every_slot {
+                // Most screens at the last levels, where tables are full, end here.
+                dead.fill(!0);
+                return;
             }
-        }
-        if children <= 64 {
-            // One word: the children landing on a slot are a run of it, so those an
-            // occupancy rules out are the runs of the slots it cannot share, turned by where
-            // child 0 lands.
-            let every = !0u64 >> (64 - children);
-            let mut runs = [(0, EMPTY); 64];
-            for (run_of, &(slot, attacks)) in runs.iter_mut().zip(&held[..filled]) {
-                *run_of = ((!0u64 >> (64 - run)) << (slot * run), attacks);
+            if out == 0 {
+                continue;
             }
-            for &(key, attacks) in &self.levels[level] {
-                if shares_none(attacks) {
-                    dead[0] = !0;
-                    return;
+            let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
+            if !laid_out(children, slots) {
+                let mut rest = out;
+                while rest != 0 {
+                    let slot = u64::from(rest.trailing_zeros());
+                    rest &= rest - 1;
+                    let first = (slot * run).wrapping_sub(first_child_at) & (children - 1);
+                    mark_dead(dead, first, run, children);
                 }
-                let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
-                let mut ruled_out = 0;
-                for &(bits, other) in &runs[..filled] {
-                    if other != attacks {
-                        ruled_out |= bits;
-                    }
-                }
-                // Child `c` lands at `first_child_at + c`, round the end.
+            } else if children <= 64 {
+                // One word: the children landing on a slot are a run of it, so those an
+                // occupancy rules out are the runs of the slots it cannot share, turned by
+                // where child 0 lands.
+                let mut ruled_out = [0];
+                lay_out(&mut ruled_out, out, run, spread);
+                let ruled_out = ruled_out[0];
                 dead[0] |= if children == 64 {
                     ruled_out.rotate_right(first_child_at as u32)
                 } else {
                     ((ruled_out >> first_child_at) | (ruled_out << (children - first_child_at)))
-                        & every
+                        & (!0u64 >> (64 - children))
                 };
-                if dead[0] == !0 {
-                    break;
-                }
-            }
-            return;
-        }
-        if laid_out(children, self.slots as u64) {
-            let mut landed = [0; (LAID_OUT_MOST_CHILDREN / 64) as usize];
-            let landed = &mut landed[..dead.len()];
-            for &(key, attacks) in &self.levels[level] {
-                if shares_none(attacks) {
-                    dead.fill(!0);
-                    return;
-                }
-                let mut slots_out = 0;
-                for &(slot, other) in &held[..filled] {
-                    slots_out |= u64::from(other != attacks) << slot;
-                }
-                lay_out(landed, slots_out, run, &self.spreads[level]);
-                turn_into(dead, landed, key.wrapping_mul(parent) >> (64 - child_bits));
-                if dead.iter().all(|&word| word == !0) {
-                    break;
-                }
-            }
-            return;
-        }
-        for &(key, attacks) in &self.levels[level] {
-            if shares_none(attacks) {
-                dead.fill(!0);
-                return;
-            }
-            let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
-            for &(slot, other) in &held[..filled] {
-                if other != attacks {
-                    let first = (slot * run).wrapping_sub(first_child_at) & (children - 1);
-                    mark_dead(dead, first, run, children);
-                }
+            } else {
+                let mut landed = [0; (LAID_OUT_MOST_CHILDREN / 64) as usize];
+                let landed = &mut landed[..dead.len()];
+                lay_out(landed, out, run, spread);
+                turn_into(dead, landed, first_child_at);
             }
             if dead.iter().all(|&word| word == !0) {
                 break;
@@ -483,12 +495,88 @@ impl Replayer<'_> {
     }
 }
 
+/// The children ruled out where a node has fewer `children` than the table has `slots` (a
+/// bit a child, the bits past the last child set), from each occupancy's child-0 slot and the
+/// slots it cannot share. Child `c`'s product is child 0's plus `c` in the top
+/// `log2(children)` bits, so it lands `c` spacings (`slots / children`) after child 0's slot:
+/// turning the slots an occupancy cannot share by child 0's slot puts child `c`'s at bit `c`
+/// spacings.
+fn spaced_out(occupancies: impl Iterator<Item = (u32, u64)>, children: u64, slots: u64) -> u64 {
+    let spacing = slots / children;
+    let landings = (0..children).fold(0u64, |set, child| set | 1 << (child * spacing));
+    let mut out_at_landings = 0;
+    for (first, out) in occupancies {
+        let turned = if slots == 64 {
+            out.rotate_right(first)
+        } else {
+            (out >> first | out << (slots as u32 - first)) & (!0u64 >> (64 - slots))
+        };
+        out_at_landings |= turned & landings;
+        if out_at_landings == landings {
+            return !0;
+        }
+    }
+    let mut dead = !0;
+    let mut left = landings & !out_at_landings;
+    while left != 0 {
+        dead &= !(1 << (u64::from(left.trailing_zeros()) / spacing));
+        left &= left - 1;
+    }
+    dead
+}
+
 #[cfg(test)]
 mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
     use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-    use super::{LAID_OUT_MOST_CHILDREN, laid_out, lay_out, mark_dead, spread_table, turn_into};
+    use super::{
+        LAID_OUT_MOST_CHILDREN, laid_out, lay_out, mark_dead, spaced_out, spread_table, turn_into,
+    };
+
+    #[test]
+    fn a_spaced_screen_rules_out_exactly_the_children_landing_on_a_slot_they_cannot_share() {
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut next = || random.next_u64();
+        let (mut alive, mut ruled_out) = (0, 0);
+        for slots in [16u64, 32, 64] {
+            for children in [4u64, 8, 16, 32].into_iter().filter(|&c| c < slots) {
+                for _ in 0..300 {
+                    // Sparse sets, so that some children are left.
+                    let occupancies: Vec<(u32, u64)> = (0..1 + next() % 4)
+                        .map(|_| ((next() % slots) as u32, next() & next() & next() & next()))
+                        .map(|(first, out)| (first, out & (!0u64 >> (64 - slots))))
+                        .collect();
+                    let dead = spaced_out(occupancies.iter().copied(), children, slots);
+                    assert_eq!(
+                        dead >> children,
+                        !0 >> children,
+                        "the bits past the last child"
+                    );
+                    for child in 0..children {
+                        let lands_out = occupancies.iter().any(|&(first, out)| {
+                            let slot = (u64::from(first) + child * (slots / children)) % slots;
+                            out >> slot & 1 == 1
+                        });
+                        assert_eq!(
+                            dead >> child & 1 == 1,
+                            lands_out,
+                            "{children} children, {slots} slots, child {child}"
+                        );
+                        if lands_out {
+                            ruled_out += 1;
+                        } else {
+                            alive += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            alive > 1000 && ruled_out > 1000,
+            "{alive} alive, {ruled_out} ruled out"
+        );
+    }
 
     #[test]
     fn laid_out_runs_turn_to_exactly_the_children_landing_on_their_slots() {
