@@ -23,6 +23,7 @@
 //! within a slot's run (two masks per occupancy), wider levels as the runs of children an
 //! occupancy lets through, intersected, and spread levels a bit a slot.
 
+use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -101,12 +102,22 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
                 .collect()
         })
         .collect();
-    let (squares, levels, alike_before, screened, spreads) = (
+    let mut words_before = 0;
+    let dead_words: Vec<Range<usize>> = screened
+        .iter()
+        .map(|bits| {
+            let words = bits.map_or(0, |bits| (1usize << bits).div_ceil(64));
+            words_before += words;
+            words_before - words..words_before
+        })
+        .collect();
+    let (squares, levels, alike_before, screened, spreads, dead_words) = (
         &squares[..],
         &levels[..],
         &alike_before[..],
         &screened[..],
         &spreads[..],
+        &dead_words[..],
     );
     let new_replayer = || Replayer {
         target,
@@ -118,15 +129,13 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
         keep: walked.keep,
         slots,
         tables: vec![EMPTY; slots * (squares.len() + 1)],
-        taken: vec![0; squares.len() + 1],
+        taken: [0; MOST_LEVELS + 1],
         scratch: vec![(0, EMPTY); slots],
         node: 0,
         screened,
         spreads,
-        dead: screened
-            .iter()
-            .map(|bits| vec![0; bits.map_or(0, |bits| (1usize << bits).div_ceil(64))])
-            .collect(),
+        dead: OwnLines::new(dead_words.last().map_or(0, |words| words.end)),
+        dead_words,
     };
     // Made here, not on the threads: made there (in their own allocator arenas), the replay
     // of bishop g4 took up to a sixth longer (results/analysis.md).
@@ -167,6 +176,9 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
     }
     screened
 }
+
+/// The most squares a relevant mask has (a rook's in a corner): the levels of a tree.
+const MOST_LEVELS: usize = 12;
 
 /// The fewest children a node has where the replay screens a level the prover sieves spread
 /// (fewer children than slots): `2^SPACED_LEAST_BITS`. Screens of 4 children were slower than
@@ -276,8 +288,9 @@ struct Replayer<'a> {
     /// past a whole number of pages apart, where the copy between them (`fill`) was slow
     /// (results/analysis.md).
     tables: Vec<u64>,
-    /// Per table of `tables`, its filled slots, a bit each (used where there are at most 64).
-    taken: Vec<u64>,
+    /// Per table of `tables`, its filled slots, a bit each (used where there are at most 64):
+    /// in the replayer itself, which lives on its thread, for the reason of [`OwnLines`].
+    taken: [u64; MOST_LEVELS + 1],
     /// Slots in a table: `2^bits`.
     slots: usize,
     /// The slots the node being tested filled that its parent's table left empty: the node's
@@ -290,9 +303,49 @@ struct Replayer<'a> {
     /// Per level, the [`spread_table`] of its slots' runs where its screen lays them out
     /// ([`laid_out`]), empty elsewhere.
     spreads: &'a [Vec<u64>],
-    /// Per screened level, a bit per child: set once the child is known to fail (and for the
-    /// numbers past the last child where there are fewer than 64).
-    dead: Vec<Vec<u64>>,
+    /// Per screened level, a bit per child (its words at `dead_words`): set once the child is
+    /// known to fail (and for the numbers past the last child where there are fewer than 64).
+    dead: OwnLines,
+    /// Per level, where its words of `dead` are (none where it is not screened).
+    dead_words: &'a [Range<usize>],
+}
+
+/// Words that share no cache line with any other allocation. Each replayer's words are
+/// written on its own thread, while every thread reads the target's tables, allocated from the
+/// same heap: a small buffer of them could take a freed chunk beside those tables, and the
+/// line they shared went back and forth between the cores. The recheck of bishop c5 took up
+/// to 1.6 times as long with some lengths of its command line (results/analysis.md).
+#[derive(Default)]
+struct OwnLines {
+    buffer: Vec<u64>,
+    start: usize,
+    len: usize,
+}
+
+/// The words an [`OwnLines`] keeps free on each side: two cache lines, as lines are
+/// prefetched in pairs.
+const OWN_LINES_GUARD: usize = 16;
+
+impl OwnLines {
+    fn new(len: usize) -> Self {
+        let buffer = vec![0; len + 2 * OWN_LINES_GUARD + 8];
+        let start = OWN_LINES_GUARD + buffer[OWN_LINES_GUARD..].as_ptr().align_offset(64).min(8);
+        OwnLines { buffer, start, len }
+    }
+}
+
+impl core::ops::Deref for OwnLines {
+    type Target = [u64];
+
+    fn deref(&self) -> &[u64] {
+        &self.buffer[self.start..self.start + self.len]
+    }
+}
+
+impl core::ops::DerefMut for OwnLines {
+    fn deref_mut(&mut self) -> &mut [u64] {
+        &mut self.buffer[self.start..self.start + self.len]
+    }
 }
 
 impl Replayer<'_> {
@@ -324,6 +377,7 @@ impl Replayer<'_> {
         self.node += 1;
         let (shift, node) = (self.shift, self.node);
         let parent = &self.tables[level * self.slots..][..self.slots];
+        let scratch = &mut self.scratch[..];
         for &(key, attacks) in &self.levels[level] {
             let index = magic_index(key, residue, shift);
             let held = parent[index];
@@ -333,9 +387,9 @@ impl Replayer<'_> {
                 }
                 continue;
             }
-            let (owner, mine) = self.scratch[index];
+            let (owner, mine) = scratch[index];
             if owner != node {
-                self.scratch[index] = (node, attacks);
+                scratch[index] = (node, attacks);
             } else if mine != attacks {
                 return true;
             }
@@ -398,12 +452,14 @@ impl Replayer<'_> {
             }
             return;
         };
-        let mut dead = core::mem::take(&mut self.dead[level + 1]);
-        self.screen(level + 1, residue, child_bits, &mut dead);
+        let words = self.dead_words[level + 1].clone();
+        let mut dead = core::mem::take(&mut self.dead);
+        self.screen(level + 1, residue, child_bits, &mut dead[words.clone()]);
+        self.dead = dead;
         // Counted as they are tested; the others, screened out, here.
         let mut left = 0;
-        for (word, &known) in dead.iter().enumerate() {
-            let mut alive = !known;
+        for (word, at) in words.enumerate() {
+            let mut alive = !self.dead[at];
             while alive != 0 {
                 let child = word as u64 * 64 + u64::from(alive.trailing_zeros());
                 alive &= alive - 1;
@@ -412,7 +468,6 @@ impl Replayer<'_> {
             }
         }
         tally.levels[level + 1].tested += (1 << child_bits) - left;
-        self.dead[level + 1] = dead;
     }
 
     /// Marks in `dead` the children of `parent` (2^`child_bits` of them, a node at
