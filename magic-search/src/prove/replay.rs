@@ -3,9 +3,9 @@
 //! per level of the path, the whole table of the path's node there (every occupancy of its
 //! squares placed), copied from the parent's when a node passes; a child is tested by placing
 //! its new occupancies (those holding its level's square) against its parent's table, which
-//! it only reads, and a scratch table of its own. The prover instead marks and unmarks the entries of one shared table along its
-//! path: a walker that skipped or wrongly pruned any node, or left an entry behind, gives other
-//! counts or digests here.
+//! it only reads, and a scratch table of its own. The prover instead marks and unmarks the
+//! entries of one shared table along its path: a walker that skipped or wrongly pruned any
+//! node, or left an entry behind, gives other counts or digests here.
 //!
 //! Where the prover sieves a node's children, the replay screens them at once before testing
 //! the rest one by one, but by its own route. It checks the premise on every key when it
@@ -311,10 +311,11 @@ struct Replayer<'a> {
 }
 
 /// Words that share no cache line with any other allocation. Each replayer's words are
-/// written on its own thread, while every thread reads the target's tables, allocated from the
-/// same heap: a small buffer of them could take a freed chunk beside those tables, and the
-/// line they shared went back and forth between the cores. The recheck of bishop c5 took up
-/// to 1.6 times as long with some lengths of its command line (results/analysis.md).
+/// written on its own thread, while every thread reads the target's levels and squares,
+/// allocated from the same heap: a small buffer of words could take a freed chunk beside
+/// them, and the line they shared went back and forth between the cores. The recheck of
+/// bishop c5 took up to 1.6 times as long with some lengths of its command line
+/// (results/analysis.md).
 #[derive(Default)]
 struct OwnLines {
     buffer: Vec<u64>,
