@@ -156,7 +156,8 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
 /// (`None` where it tests each): the levels below the first that the prover sieves (a speed
-/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children) and whose
+/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children, but not
+/// those the prover sieves by classes, in tables of more than a word of slots) and whose
 /// every key times the step between two children is 1 in the product's top bits, so that
 /// child `c`'s product is child 0's plus `c` there (checked here, not taken from the prover).
 fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
@@ -170,7 +171,7 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
         let sieved = match sieve_for(child_bits, slots) {
             Some(SieveKind::Spread) => child_bits >= SPACED_LEAST_BITS,
             Some(SieveKind::Lanes | SieveKind::Arcs) => true,
-            None => false,
+            Some(SieveKind::Classes) | None => false,
         };
         screened.push((premise && sieved).then_some(child_bits));
     }

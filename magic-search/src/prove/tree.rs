@@ -376,6 +376,7 @@ impl<'t> Walker<'t> {
                 ArcSieve::<ARC_SIEVE_RUNS>::new(&path, next, child_bits).each_child(keep)
             }
             SieveKind::Spread => SpreadSieve::new(&path, next, child_bits).each_child(keep),
+            SieveKind::Classes => ClassSieve::new(&path, next, child_bits).each_child(keep),
         };
         passing.sort_unstable();
         passing.retain(|&child| self.passes(level + 1, child));
@@ -521,6 +522,9 @@ impl Descent<'_> {
             Some(SieveKind::Spread) => {
                 return self.sieved::<SpreadSieve, V3>(slots, trail, end, level, residue, tally);
             }
+            Some(SieveKind::Classes) => {
+                return self.sieved::<ClassSieve, V3>(slots, trail, end, level, residue, tally);
+            }
             None => {}
         }
         for child in 0..children {
@@ -614,7 +618,7 @@ impl Descent<'_> {
 pub(crate) trait Sieve {
     /// The children of the path's last node whose occupancies (`level`'s) land only on empty
     /// slots or on slots holding their own attacks.
-    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self;
+    fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self;
 
     /// Calls `visit` with the number of each child left until it returns `false`; `false`
     /// then.
@@ -628,13 +632,25 @@ const SIEVE_LEAST_BITS: u32 = 3;
 /// bishop's own square.
 const SIEVE_MOST_BITS: u32 = 16;
 
-/// The largest table sieved with: a slot set is a word; and on larger tables testing the
-/// children one by one is faster (bishop e5 at 8 bits measured slower sieved,
-/// `results/analysis.md`).
+/// The largest table sieved by lanes or runs: their slot sets are a word.
 const SIEVE_MOST_SLOTS: usize = 64;
 
 /// The fewest children a node sieved by spreading has: `2^SPREAD_LEAST_BITS`.
 const SPREAD_LEAST_BITS: u32 = 2;
+
+/// The fewest children a node sieved by classes has: `2^CLASS_SIEVE_LEAST_BITS`. From 4 or 8,
+/// bishops d5 and e5 at 8 bits walked slower (`results/analysis.md`).
+const CLASS_SIEVE_LEAST_BITS: u32 = 4;
+
+/// The most children a node sieved by classes has: `2^CLASS_SIEVE_MOST_BITS`, a bit each in
+/// a word.
+const CLASS_SIEVE_MOST_BITS: u32 = 6;
+
+/// The largest table sieved by classes, a bishop's at 8 bits.
+const CLASS_SIEVE_MOST_SLOTS: usize = 256;
+
+/// The most classes a node sieved by classes has: its slots less its children's bits.
+const CLASS_SIEVE_MOST_CLASSES: usize = CLASS_SIEVE_MOST_SLOTS >> CLASS_SIEVE_LEAST_BITS;
 
 /// How the walk sieves a level's children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -645,18 +661,30 @@ pub(crate) enum SieveKind {
     Arcs,
     /// [`SpreadSieve`].
     Spread,
+    /// [`ClassSieve`].
+    Classes,
 }
 
 /// How a level whose nodes have `2^child_bits` children is sieved with a table of `slots`, if
-/// it is: tables of at most [`SIEVE_MOST_SLOTS`]; levels of [`SIEVE_LEAST_BITS`] to
-/// [`SIEVE_MOST_BITS`] child bits with at least as many children as slots by lanes or by runs,
-/// those of fewer children than slots (at least `2^SPREAD_LEAST_BITS`) spread.
+/// it is: levels of fewer children than slots (at least `2^SPREAD_LEAST_BITS`) spread, in
+/// tables of at most [`SIEVE_MOST_SLOTS`], and by classes in tables of at most
+/// [`CLASS_SIEVE_MOST_SLOTS`] (`2^CLASS_SIEVE_LEAST_BITS` to `2^CLASS_SIEVE_MOST_BITS`
+/// children); levels of [`SIEVE_LEAST_BITS`] to [`SIEVE_MOST_BITS`] child bits with at least as
+/// many children as slots by lanes or by runs, in tables of at most [`SIEVE_MOST_SLOTS`].
 pub(crate) fn sieve_for(child_bits: u32, slots: usize) -> Option<SieveKind> {
-    if slots > SIEVE_MOST_SLOTS {
-        None
-    } else if 1usize << child_bits < slots {
-        (child_bits >= SPREAD_LEAST_BITS).then_some(SieveKind::Spread)
-    } else if !(SIEVE_LEAST_BITS..=SIEVE_MOST_BITS).contains(&child_bits) {
+    if 1usize << child_bits < slots {
+        if child_bits < SPREAD_LEAST_BITS {
+            None
+        } else if slots <= SIEVE_MOST_SLOTS {
+            Some(SieveKind::Spread)
+        } else {
+            ((CLASS_SIEVE_LEAST_BITS..=CLASS_SIEVE_MOST_BITS).contains(&child_bits)
+                && slots <= CLASS_SIEVE_MOST_SLOTS)
+                .then_some(SieveKind::Classes)
+        }
+    } else if slots > SIEVE_MOST_SLOTS
+        || !(SIEVE_LEAST_BITS..=SIEVE_MOST_BITS).contains(&child_bits)
+    {
         None
     } else if LaneSieve::holds(child_bits) {
         Some(SieveKind::Lanes)
@@ -665,9 +693,12 @@ pub(crate) fn sieve_for(child_bits: u32, slots: usize) -> Option<SieveKind> {
     }
 }
 
-/// The path's slots as sets, a bit a slot, for a sieve: which are filled, and which an
-/// occupancy may not take.
-pub(crate) struct PathSlots {
+/// The path's slots for a sieve: which are filled, and, in a table of at most a word of slots,
+/// the same as sets, a bit a slot, and which an occupancy may not take.
+pub(crate) struct PathSlots<'a> {
+    /// The filled slots.
+    filled: &'a [u32],
+    /// The filled slots as a set: in a table of at most [`SIEVE_MOST_SLOTS`].
     taken: u64,
     every_slot: u64,
     slot_count: u32,
@@ -676,26 +707,39 @@ pub(crate) struct PathSlots {
     shift: u32,
 }
 
-impl PathSlots {
+impl<'a> PathSlots<'a> {
     /// The path to `residue`, in a table of `slot_count` slots, whose entries fill `filled`.
     #[inline(always)]
-    fn new(slot_count: usize, filled: &[u32], residue: u64, shift: u32) -> Self {
+    fn new(slot_count: usize, filled: &'a [u32], residue: u64, shift: u32) -> Self {
+        let word = slot_count <= SIEVE_MOST_SLOTS;
         PathSlots {
-            taken: filled.iter().fold(0, |set, &slot| set | 1 << slot),
-            every_slot: u64::MAX >> (64 - slot_count),
+            filled,
+            taken: if word {
+                filled.iter().fold(0, |set, &slot| set | 1 << slot)
+            } else {
+                0
+            },
+            every_slot: u64::MAX >> (64 - slot_count.min(64)),
             slot_count: slot_count as u32,
             residue,
             shift,
         }
     }
 
-    /// The filled slots that an occupancy may not take: all but those its `holders` (the
-    /// earlier occupancies with its attacks, [`Level::holders`]) landed on.
+    /// The slot `key` lands on at the path's node.
+    #[inline(always)]
+    fn slot(&self, key: u64) -> u32 {
+        magic_index(key, self.residue, self.shift) as u32
+    }
+
+    /// The filled slots that an occupancy may not take, in a table of at most a word of slots:
+    /// all but those its `holders` (the earlier occupancies with its attacks,
+    /// [`Level::holders`]) landed on.
     #[inline(always)]
     fn forbidden(&self, holders: &[u64]) -> u64 {
-        let holding = holders.iter().fold(0u64, |set, &key| {
-            set | 1 << magic_index(key, self.residue, self.shift)
-        });
+        let holding = holders
+            .iter()
+            .fold(0u64, |set, &key| set | 1 << self.slot(key));
         self.taken & !holding
     }
 
@@ -742,7 +786,7 @@ impl LaneSieve {
 
 impl Sieve for LaneSieve {
     #[inline(always)]
-    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self {
+    fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
         let slot_bits = path.slot_count.ilog2();
         let run_bits = child_bits - slot_bits;
         // A slot set times this is the set in every lane of a word.
@@ -820,7 +864,7 @@ pub(crate) struct SpreadSieve {
 
 impl Sieve for SpreadSieve {
     #[inline(always)]
-    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self {
+    fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
         let slot_bits = path.slot_count.ilog2();
         let spacing_bits = slot_bits - child_bits;
         // A bit every spacing: where the children land, turned by child 0's slot.
@@ -854,6 +898,62 @@ impl Sieve for SpreadSieve {
     }
 }
 
+/// [`SpreadSieve`]'s rule in tables of more than a word of slots, a bit a child: the children
+/// of an occupancy land a spacing apart, so in one class of slots (their number modulo the
+/// spacing), and each class is a word, a bit a spacing. The filled slots of child 0's class,
+/// less those the occupancy may share and turned by child 0's place in the class, are the
+/// children it rules out.
+pub(crate) struct ClassSieve {
+    left: u64,
+}
+
+impl Sieve for ClassSieve {
+    #[inline(always)]
+    fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
+        let spacing_bits = path.slot_count.ilog2() - child_bits;
+        let class_of = (1 << spacing_bits) - 1;
+        let every_child = u64::MAX >> (64 - (1u32 << child_bits));
+        let mut classes = [0u64; CLASS_SIEVE_MOST_CLASSES];
+        for &slot in path.filled {
+            // Masked: the class is below the classes, so this only spares the bounds check.
+            classes[(slot & class_of) as usize & (CLASS_SIEVE_MOST_CLASSES - 1)] |=
+                1 << (slot >> spacing_bits);
+        }
+        let mut dead = 0;
+        for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
+            let first = path.slot(key);
+            let class = first & class_of;
+            let shared = holders.iter().fold(0u64, |set, &key| {
+                let at = path.slot(key);
+                set | u64::from(at & class_of == class) << (at >> spacing_bits)
+            });
+            let forbidden = classes[class as usize & (CLASS_SIEVE_MOST_CLASSES - 1)] & !shared;
+            let twice = u128::from(forbidden) | u128::from(forbidden) << (1u32 << child_bits);
+            dead |= (twice >> (first >> spacing_bits)) as u64;
+            if dead & every_child == every_child {
+                break;
+            }
+        }
+        ClassSieve {
+            left: every_child & !dead,
+        }
+    }
+
+    /// Visits the children in increasing order.
+    #[inline(always)]
+    fn each_child(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let mut left = self.left;
+        while left != 0 {
+            let child = u64::from(left.trailing_zeros());
+            left &= left - 1;
+            if !visit(child) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// The sieve for the wider levels, as the runs `[start, end)` of children left, in increasing
 /// order: there a slot takes a long run of children, so an occupancy lets through a few runs,
 /// and the sieve intersects them.
@@ -871,7 +971,7 @@ pub(crate) struct ArcSieve<const CAPACITY: usize> {
 const ARC_SIEVE_RUNS: usize = 256;
 
 impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
-    fn new(path: &PathSlots, level: &Level, child_bits: u32) -> Self {
+    fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
         let children = 1u32 << child_bits;
         let slot_count = path.slot_count;
         let run = children / slot_count;
@@ -988,7 +1088,7 @@ mod tests {
     use super::*;
 
     /// The children a sieve keeps, in increasing order.
-    fn sieved_children<S: Sieve>(path: &PathSlots, level: &Level, child_bits: u32) -> Vec<u64> {
+    fn sieved_children<S: Sieve>(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Vec<u64> {
         let mut kept = Vec::new();
         S::new(path, level, child_bits).each_child(|child| {
             kept.push(child);
@@ -1035,9 +1135,9 @@ mod tests {
     fn the_sieves_keep_exactly_the_children_the_path_lets_through() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut kept, mut dropped, mut cramped_extra) = (0u64, 0u64, 0);
-        let mut served = [0; 3];
-        // Bishop g7, c8, f2, c5 and f6, whose levels take lanes and spread, and h4 and g5,
-        // whose levels of 2^16 children a node take the arc sieve.
+        let mut served = [0; 4];
+        // Bishop g7, c8, f2, c5 and f6, whose levels take lanes and spread, h4 and g5, whose
+        // levels of 2^16 children a node take the arc sieve, and d5 and e5 at 8 bits, classes.
         for (square, bits) in [
             (54, 3),
             (58, 4),
@@ -1047,6 +1147,8 @@ mod tests {
             (45, 6),
             (31, 4),
             (38, 4),
+            (35, 8),
+            (36, 8),
         ] {
             let target = Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap();
             let tree = Tree::new(target).unwrap();
@@ -1084,11 +1186,14 @@ mod tests {
                     SieveKind::Spread => {
                         sieved.push(sieved_children::<SpreadSieve>(&path, next, child_bits));
                     }
+                    SieveKind::Classes => {
+                        sieved.push(sieved_children::<ClassSieve>(&path, next, child_bits));
+                    }
                 }
                 for sieved in sieved {
                     assert_eq!(sieved, lets_through, "{target:?} level {level} {kind:?}");
                 }
-                if kind != SieveKind::Spread {
+                if matches!(kind, SieveKind::Lanes | SieveKind::Arcs) {
                     let cramped = sieved_children::<ArcSieve<2>>(&path, next, child_bits);
                     assert!(
                         lets_through
@@ -1104,8 +1209,80 @@ mod tests {
         }
         assert!(
             kept > 1000 && dropped > 1000 && served.iter().all(|&n| n > 50) && cramped_extra > 0,
-            "{kept} kept, {dropped} dropped, {served:?} served (lanes, arcs, spread), \
+            "{kept} kept, {dropped} dropped, {served:?} served (lanes, arcs, spread, classes), \
              {cramped_extra} extra"
+        );
+    }
+
+    /// The spread and class sieves, on random tables and occupancies, rule out exactly the
+    /// children that some occupancy sends onto a filled slot none of its holders landed on,
+    /// child `c` landing `c` spacings after child 0: the rule itself, slot by slot.
+    #[test]
+    fn the_spread_and_class_sieves_keep_the_children_the_landing_rule_keeps() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut checked, mut kept, mut dropped) = ([0; 2], 0, 0);
+        for _ in 0..4000 {
+            let slot_bits = 4 + rng.next_u64() as u32 % 5;
+            let child_bits = 2 + rng.next_u64() as u32 % (slot_bits - 2);
+            let slots = 1u64 << slot_bits;
+            let spacing = slots >> child_bits;
+            let kind = sieve_for(child_bits, slots as usize);
+            let shift = 64 - slot_bits;
+            // A key that lands on a random slot (the node is 1, so its top bits are the slot).
+            let random_key = |rng: &mut Xoshiro256PlusPlus| {
+                (rng.next_u64() % slots) << shift | rng.next_u64() >> slot_bits
+            };
+            let density = 1 + rng.next_u64() % 3;
+            let filled: Vec<u32> = (0..slots as u32)
+                .filter(|_| rng.next_u64() % 8 < density)
+                .collect();
+            let occupancies = 1 + rng.next_u64() % 6;
+            let refs: Vec<(u64, u64)> = (0..occupancies)
+                .map(|_| (random_key(&mut rng), 1))
+                .collect();
+            let holders: Vec<Vec<u64>> = (0..occupancies)
+                .map(|_| {
+                    let count = rng.next_u64() % 4;
+                    (0..count).map(|_| random_key(&mut rng)).collect()
+                })
+                .collect();
+            let slot_of = |key: u64| key >> shift;
+            let lets_through: Vec<u64> = (0..1u64 << child_bits)
+                .filter(|&child| {
+                    refs.iter().zip(&holders).all(|(&(key, _), holders)| {
+                        let slot = (slot_of(key) + child * spacing) % slots;
+                        !filled.contains(&(slot as u32))
+                            || holders.iter().any(|&holder| slot_of(holder) == slot)
+                    })
+                })
+                .collect();
+            let level = Level {
+                square: 0,
+                modulus_bits: 0,
+                refs,
+                holders,
+            };
+            let path = PathSlots::new(slots as usize, &filled, 1, shift);
+            let (sieved, which) = match kind {
+                Some(SieveKind::Spread) => {
+                    (sieved_children::<SpreadSieve>(&path, &level, child_bits), 0)
+                }
+                Some(SieveKind::Classes) => {
+                    (sieved_children::<ClassSieve>(&path, &level, child_bits), 1)
+                }
+                _ => continue,
+            };
+            assert_eq!(
+                sieved, lets_through,
+                "{slots} slots, 2^{child_bits} children"
+            );
+            checked[which] += 1;
+            kept += lets_through.len();
+            dropped += (1 << child_bits) - lets_through.len();
+        }
+        assert!(
+            checked.iter().all(|&n| n > 300) && kept > 1000 && dropped > 1000,
+            "{checked:?} checked (spread, classes), {kept} kept, {dropped} dropped"
         );
     }
 
@@ -1156,12 +1333,13 @@ mod tests {
     fn a_paths_passing_children_are_those_that_pass_one_by_one() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut compared = [0u64; 2];
-        // Bishop g7 at 3 bits, h4 at 4 (the wide sieve) and c5 at 6 (spread), rook h5 at 10
-        // (never sieved).
+        // Bishop g7 at 3 bits, h4 at 4 (the wide sieve), c5 at 6 (spread) and d5 at 8
+        // (classes), rook h5 at 10 (never sieved).
         for (kind, square, bits) in [
             (SliderKind::Bishop, 54, 3),
             (SliderKind::Bishop, 31, 4),
             (SliderKind::Bishop, 34, 6),
+            (SliderKind::Bishop, 35, 8),
             (SliderKind::Rook, 39, 10),
         ] {
             let target = Target::new(kind, square, bits, Scheme::Fancy).unwrap();
