@@ -21,7 +21,9 @@
 //! after child 0, so the slots turned by child 0's hold each child's fate a spacing apart.
 //! The prover instead keeps what is left: up to 512 children a bit each, ordered by place
 //! within a slot's run (two masks per occupancy), wider levels as the runs of children an
-//! occupancy lets through, intersected, and spread levels a bit a slot.
+//! occupancy lets through, intersected, and spread levels a bit a slot. In tables of more
+//! than 64 slots the prover sieves spread levels by classes of slots; the replay tests their
+//! children one by one, as its screens there were slower (`results/analysis.md`).
 
 use std::ops::Range;
 use std::sync::Mutex;
