@@ -5,6 +5,7 @@
 //! and embeds sets with it and emits calls to its formulas, and the `bitforge` core computes
 //! indices and software PEXT with it at run time: a table built by one is read by another with
 //! the same formula, so they cannot drift apart (as `phf_shared` keeps `phf`'s one hash).
+//! [`cpu`] reads which CPU this is, for the core's and magic-search's run-time choices of code.
 //!
 //! The crate is `no_std` and has no dependencies. The formulas, the geometry, the schemes and
 //! the subsets need nothing more; the formats and verification need the `alloc` feature (on by
@@ -54,6 +55,7 @@ extern crate std;
 
 #[cfg(feature = "alloc")]
 mod binary;
+pub mod cpu;
 mod formula;
 pub mod geometry;
 #[cfg(feature = "alloc")]
