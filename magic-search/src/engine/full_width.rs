@@ -16,8 +16,8 @@ impl SquareSearch {
     /// [`next_magic`](Self::next_magic) for a full-width stage (no budget, sparse candidates,
     /// no limits), the hot path of every search: the same candidates in the same order and
     /// the same result, but drawn [`BATCH`] at a time, with no branch per candidate for the
-    /// nine in ten that the top-byte filter rejects. Where the CPU has AVX2 or AVX-512, the
-    /// cheap tests run in vector lanes and, past a stage's first pause interval, whole pause
+    /// nine in ten that the top-byte filter rejects. On the AVX2 and AVX-512 paths
+    /// ([`Path::choose`]), the cheap tests run in vector lanes and, past a stage's first pause interval, whole pause
     /// intervals are drawn in eight lanes at once (`Block`): a tuned stream finds most magics
     /// in the first interval, sooner than a block is drawn. Without AVX2, blocks drawn in plain
     /// code were slower than batches (results/analysis.md, issue 38).
@@ -28,14 +28,25 @@ impl SquareSearch {
     ) -> Step {
         match self.path {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::choose` picks `Avx512` only where `Avx512::available()`.
+            // SAFETY: `Path::choose` and `Path::runnable` give `Avx512` only where `Avx512::available()`.
             Path::Avx512 => unsafe { self.full_width_avx512(bits, pause) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::choose` picks `Avx2` only where `Avx2::available()`.
+            // SAFETY: `Path::choose` and `Path::runnable` give `Avx2` only where `Avx2::available()`.
             Path::Avx2 => unsafe { self.full_width_avx2(bits, pause) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Path::choose` and `Path::runnable` give `Popcnt` only where the CPU has POPCNT.
+            Path::Popcnt => unsafe { self.full_width_popcnt(bits, pause) },
             // SAFETY: the scalar path runs on every CPU.
             _ => unsafe { self.full_width::<Scalar>(bits, pause, false) },
         }
+    }
+
+    /// The full-width loop in plain code compiled with POPCNT, for [`Path::Popcnt`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn full_width_popcnt(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
+        // SAFETY: the scalar path runs on every CPU.
+        unsafe { self.full_width::<Scalar>(bits, pause, false) }
     }
 
     /// The full-width loop compiled with AVX-512, for [`super::candidate_filter::Avx512`].
@@ -46,9 +57,10 @@ impl SquareSearch {
         unsafe { self.full_width_lanes::<super::candidate_filter::Avx512>(bits, pause) }
     }
 
-    /// The full-width loop compiled with AVX2, for [`super::candidate_filter::Avx2`].
+    /// The full-width loop compiled with AVX2, for [`super::candidate_filter::Avx2`], and POPCNT
+    /// for its batches' filter, which stays scalar.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     fn full_width_avx2(&mut self, bits: u8, pause: &mut dyn FnMut() -> bool) -> Step {
         // SAFETY: this function's features are those `Avx2` needs.
         unsafe { self.full_width_lanes::<super::candidate_filter::Avx2>(bits, pause) }

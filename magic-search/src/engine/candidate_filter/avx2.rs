@@ -11,7 +11,7 @@ pub(crate) struct Avx2;
 impl Avx2 {
     /// Whether this CPU has the instructions.
     pub(crate) fn available() -> bool {
-        std::arch::is_x86_feature_detected!("avx2")
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
     }
 }
 

@@ -10,6 +10,10 @@ use super::Vectors;
 pub(crate) enum Path {
     /// [`Scalar`], compiled for the baseline CPU.
     Scalar,
+    /// [`Scalar`] compiled with POPCNT: the top-byte filter's count in one instruction instead
+    /// of a few multiplications.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Popcnt,
     /// [`Avx2`].
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Avx2,
@@ -19,20 +23,53 @@ pub(crate) enum Path {
 }
 
 impl Path {
-    /// The widest path this CPU has within `limit`.
+    /// The fastest path this CPU has within `limit`: the widest, except where a 256-bit
+    /// instruction runs as two 128-bit halves ([`halves_256_bit_vectors`]): there plain code
+    /// with POPCNT is the faster (results/analysis.md, issue 38).
     pub(crate) fn choose(limit: Vectors) -> Path {
         #[cfg(target_arch = "x86_64")]
         {
             if limit == Vectors::Widest && Avx512::available() {
                 return Path::Avx512;
             }
-            if limit >= Vectors::Avx2 && Avx2::available() {
+            if limit >= Vectors::Avx2 && Avx2::available() && !halves_256_bit_vectors() {
                 return Path::Avx2;
+            }
+            if std::arch::is_x86_feature_detected!("popcnt") {
+                return Path::Popcnt;
             }
         }
         let _ = limit;
         Path::Scalar
     }
+
+    /// Every path this CPU can run, whether or not [`choose`](Self::choose) would pick it.
+    #[cfg(test)]
+    pub(crate) fn runnable() -> Vec<Path> {
+        let mut paths = vec![Path::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("popcnt") {
+                paths.push(Path::Popcnt);
+            }
+            if Avx2::available() {
+                paths.push(Path::Avx2);
+            }
+            if Avx512::available() {
+                paths.push(Path::Avx512);
+            }
+        }
+        paths
+    }
+}
+
+/// Whether this CPU runs a 256-bit AVX2 instruction as two 128-bit halves: AMD's Zen 1 and
+/// Zen+ (family 0x17 below model 0x30; Zen 2 has 256-bit units). There the AVX2 path's
+/// multiplications, three 32-bit ones each, cost twice over.
+#[cfg(target_arch = "x86_64")]
+fn halves_256_bit_vectors() -> bool {
+    bitforge_index::cpu::signature()
+        .is_some_and(|cpu| cpu.is_amd() && cpu.family == 0x17 && cpu.model < 0x30)
 }
 
 /// Candidates the full-width search draws at a time.
