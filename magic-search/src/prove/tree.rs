@@ -857,9 +857,28 @@ impl Sieve for LaneSieve {
 /// lands `c` spacings (`slots / 2^child_bits`) after child 0's slot. Turned by child 0's slot,
 /// the slots an occupancy may not take hold child `c`'s fate at bit `c` spacings: the children
 /// left are the bits at those multiples that no occupancy forbids.
-pub(crate) struct SpreadSieve {
+pub(crate) struct SpreadSieve(Landings);
+
+/// The children left of a node, a bit each, child `c` at bit `c` spacings (`2^spacing_bits`).
+struct Landings {
     left: u64,
     spacing_bits: u32,
+}
+
+impl Landings {
+    /// Visits the children in increasing order, as [`Sieve::each_child`].
+    #[inline(always)]
+    fn each_child(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
+        let mut left = self.left;
+        while left != 0 {
+            let child = u64::from(left.trailing_zeros() >> self.spacing_bits);
+            left &= left - 1;
+            if !visit(child) {
+                return false;
+            }
+        }
+        true
+    }
 }
 
 impl Sieve for SpreadSieve {
@@ -877,24 +896,16 @@ impl Sieve for SpreadSieve {
                 break;
             }
         }
-        SpreadSieve {
+        SpreadSieve(Landings {
             left: landings & !dead,
             spacing_bits,
-        }
+        })
     }
 
     /// Visits the children in increasing order.
     #[inline(always)]
-    fn each_child(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
-        let mut left = self.left;
-        while left != 0 {
-            let child = u64::from(left.trailing_zeros() >> self.spacing_bits);
-            left &= left - 1;
-            if !visit(child) {
-                return false;
-            }
-        }
-        true
+    fn each_child(&self, visit: impl FnMut(u64) -> bool) -> bool {
+        self.0.each_child(visit)
     }
 }
 
@@ -903,9 +914,7 @@ impl Sieve for SpreadSieve {
 /// spacing), and each class is a word, a bit a spacing. The filled slots of child 0's class,
 /// less those the occupancy may share and turned by child 0's place in the class, are the
 /// children it rules out.
-pub(crate) struct ClassSieve {
-    left: u64,
-}
+pub(crate) struct ClassSieve(Landings);
 
 impl Sieve for ClassSieve {
     #[inline(always)]
@@ -934,23 +943,17 @@ impl Sieve for ClassSieve {
                 break;
             }
         }
-        ClassSieve {
+        // A bit a child.
+        ClassSieve(Landings {
             left: every_child & !dead,
-        }
+            spacing_bits: 0,
+        })
     }
 
     /// Visits the children in increasing order.
     #[inline(always)]
-    fn each_child(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
-        let mut left = self.left;
-        while left != 0 {
-            let child = u64::from(left.trailing_zeros());
-            left &= left - 1;
-            if !visit(child) {
-                return false;
-            }
-        }
-        true
+    fn each_child(&self, visit: impl FnMut(u64) -> bool) -> bool {
+        self.0.each_child(visit)
     }
 }
 
