@@ -17,10 +17,11 @@ impl SquareSearch {
     /// no limits), the hot path of every search: the same candidates in the same order and
     /// the same result, but drawn [`BATCH`] at a time, with no branch per candidate for the
     /// nine in ten that the top-byte filter rejects. On the AVX2 and AVX-512 paths
-    /// ([`Path::choose`]), the cheap tests run in vector lanes and, past a stage's first pause interval, whole pause
-    /// intervals are drawn in eight lanes at once (`Block`): a tuned stream finds most magics
-    /// in the first interval, sooner than a block is drawn. Without AVX2, blocks drawn in plain
-    /// code were slower than batches (results/analysis.md, issue 38).
+    /// ([`Path::choose`]), the cheap tests run in vector lanes and, past a stage's first pause
+    /// interval, whole pause intervals are drawn in eight lanes at once (`Block`): a tuned
+    /// stream finds most magics in the first interval, sooner than a block is drawn. Without
+    /// AVX2, blocks drawn in plain code were slower than batches (results/analysis.md, issue
+    /// 38).
     pub(crate) fn next_full_width_magic(
         &mut self,
         bits: u8,
@@ -28,13 +29,16 @@ impl SquareSearch {
     ) -> Step {
         match self.path {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::choose` and `Path::runnable` give `Avx512` only where `Avx512::available()`.
+            // SAFETY: `Path::choose` and `Path::runnable` give `Avx512`
+            // only where `Avx512::available()`.
             Path::Avx512 => unsafe { self.full_width_avx512(bits, pause) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::choose` and `Path::runnable` give `Avx2` only where `Avx2::available()`.
+            // SAFETY: `Path::choose` and `Path::runnable` give `Avx2` only
+            // where `Avx2::available()`.
             Path::Avx2 => unsafe { self.full_width_avx2(bits, pause) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::choose` and `Path::runnable` give `Popcnt` only where the CPU has POPCNT.
+            // SAFETY: `Path::choose` and `Path::runnable` give `Popcnt` only
+            // where the CPU has POPCNT.
             Path::Popcnt => unsafe { self.full_width_popcnt(bits, pause) },
             // SAFETY: the scalar path runs on every CPU.
             _ => unsafe { self.full_width::<Scalar>(bits, pause, false) },
