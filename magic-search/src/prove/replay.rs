@@ -158,10 +158,11 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
 /// (`None` where it tests each): the levels below the first that the prover sieves (a speed
-/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children, but not
-/// those the prover sieves by classes, in tables of more than a word of slots) and whose
-/// every key times the step between two children is 1 in the product's top bits, so that
-/// child `c`'s product is child 0's plus `c` there (checked here, not taken from the prover).
+/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children; in tables
+/// of more than a word of slots none, though the prover sieves some by classes and by runs)
+/// and whose every key times the step between two children is 1 in the product's top bits, so
+/// that child `c`'s product is child 0's plus `c` there (checked here, not taken from the
+/// prover).
 fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
     let mut screened = vec![None];
     for (level, pair) in squares.windows(2).enumerate() {
@@ -172,7 +173,8 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
             .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
         let sieved = match sieve_for(child_bits, slots) {
             Some(SieveKind::Spread) => child_bits >= SPACED_LEAST_BITS,
-            Some(SieveKind::Lanes | SieveKind::Arcs) => true,
+            // The screens keep a table's filled slots in a word.
+            Some(SieveKind::Lanes | SieveKind::Arcs) => slots <= 64,
             Some(SieveKind::Classes) | None => false,
         };
         screened.push((premise && sieved).then_some(child_bits));

@@ -632,8 +632,15 @@ const SIEVE_LEAST_BITS: u32 = 3;
 /// bishop's own square.
 const SIEVE_MOST_BITS: u32 = 16;
 
-/// The largest table sieved by lanes or runs: their slot sets are a word.
+/// The largest table sieved by lanes or spread: their slot sets are a word.
 const SIEVE_MOST_SLOTS: usize = 64;
+
+/// The largest table sieved by runs, a bishop's at 8 bits: past a word of slots, the runs come
+/// from slot sets of [`WIDE_SLOT_WORDS`] words.
+const ARC_SIEVE_MOST_SLOTS: usize = 64 * WIDE_SLOT_WORDS;
+
+/// The words of a slot set in a table of more than a word of slots.
+const WIDE_SLOT_WORDS: usize = 4;
 
 /// The fewest children a node sieved by spreading has: `2^SPREAD_LEAST_BITS`.
 const SPREAD_LEAST_BITS: u32 = 2;
@@ -670,7 +677,8 @@ pub(crate) enum SieveKind {
 /// tables of at most [`SIEVE_MOST_SLOTS`], and by classes in tables of at most
 /// [`CLASS_SIEVE_MOST_SLOTS`] (`2^CLASS_SIEVE_LEAST_BITS` to `2^CLASS_SIEVE_MOST_BITS`
 /// children); levels of [`SIEVE_LEAST_BITS`] to [`SIEVE_MOST_BITS`] child bits with at least as
-/// many children as slots by lanes or by runs, in tables of at most [`SIEVE_MOST_SLOTS`].
+/// many children as slots by lanes in tables of at most [`SIEVE_MOST_SLOTS`], by runs in
+/// tables of at most [`ARC_SIEVE_MOST_SLOTS`].
 pub(crate) fn sieve_for(child_bits: u32, slots: usize) -> Option<SieveKind> {
     if 1usize << child_bits < slots {
         if child_bits < SPREAD_LEAST_BITS {
@@ -682,11 +690,11 @@ pub(crate) fn sieve_for(child_bits: u32, slots: usize) -> Option<SieveKind> {
                 && slots <= CLASS_SIEVE_MOST_SLOTS)
                 .then_some(SieveKind::Classes)
         }
-    } else if slots > SIEVE_MOST_SLOTS
+    } else if slots > ARC_SIEVE_MOST_SLOTS
         || !(SIEVE_LEAST_BITS..=SIEVE_MOST_BITS).contains(&child_bits)
     {
         None
-    } else if LaneSieve::holds(child_bits) {
+    } else if slots <= SIEVE_MOST_SLOTS && LaneSieve::holds(child_bits) {
         Some(SieveKind::Lanes)
     } else {
         Some(SieveKind::Arcs)
@@ -973,6 +981,46 @@ pub(crate) struct ArcSieve<const CAPACITY: usize> {
 /// The runs the walk's arc sieve keeps at most.
 const ARC_SIEVE_RUNS: usize = 256;
 
+impl<const CAPACITY: usize> ArcSieve<CAPACITY> {
+    /// Keeps only the children an occupancy lets through: those landing on the positions of
+    /// `runs` (`(position, length)`, in order), position `i` taking the children from
+    /// `i * run - phase` to `(i + 1) * run - phase` of `children`; `next` is scratch. Leaves the
+    /// sieve as it was if the result would take more than `CAPACITY` runs.
+    #[inline(always)]
+    fn keep_only(
+        &mut self,
+        runs: impl Iterator<Item = (u32, u32)>,
+        (run, phase, children): (u32, u32, u32),
+        next: &mut [(u32, u32); CAPACITY],
+    ) {
+        let (mut len, mut at) = (0, 0);
+        for (position, allowed_run) in runs {
+            if at == self.len {
+                break;
+            }
+            let start = (position * run).saturating_sub(phase);
+            let end = ((position + allowed_run) * run - phase).min(children);
+            while at < self.len && self.runs[at].0 < end {
+                let (alive_start, alive_end) = self.runs[at];
+                let (low, high) = (alive_start.max(start), alive_end.min(end));
+                if low < high {
+                    if len == CAPACITY {
+                        return;
+                    }
+                    next[len] = (low, high);
+                    len += 1;
+                }
+                if alive_end > end {
+                    break;
+                }
+                at += 1;
+            }
+        }
+        self.runs[..len].copy_from_slice(&next[..len]);
+        self.len = len;
+    }
+}
+
 impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
     fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
         let children = 1u32 << child_bits;
@@ -984,49 +1032,31 @@ impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
         };
         sieve.runs[0] = (0, children);
         let mut next = [(0u32, 0u32); CAPACITY];
+        let wide = (slot_count as usize > SIEVE_MOST_SLOTS).then(|| WideSlots::new(path));
         for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
-            let forbidden = path.forbidden(holders);
-            if forbidden == 0 {
-                continue;
-            }
-            let allowed = path.every_slot & !forbidden;
             // The slots in the order the children meet them: position `i` takes the children
             // from `i * run - phase` to `(i + 1) * run - phase`, the first and the last (the
             // first slot again) cut at the ends.
             let turn = turn(key, path.residue, child_bits) as u32;
             let (first, phase) = (turn / run, turn % run);
-            let mut order = u128::from(path.turned(allowed, first))
-                | u128::from(allowed >> first & 1) << slot_count;
-            let (mut len, mut at, mut whole) = (0, 0, true);
-            while order != 0 && at < sieve.len && whole {
-                let position = order.trailing_zeros();
-                let allowed_run = (!(order >> position)).trailing_zeros();
-                order &= u128::MAX << (position + allowed_run);
-                let start = (position * run).saturating_sub(phase);
-                let end = ((position + allowed_run) * run - phase).min(children);
-                while at < sieve.len && sieve.runs[at].0 < end {
-                    let (alive_start, alive_end) = sieve.runs[at];
-                    let (low, high) = (alive_start.max(start), alive_end.min(end));
-                    if low < high {
-                        if len == CAPACITY {
-                            whole = false;
-                            break;
-                        }
-                        next[len] = (low, high);
-                        len += 1;
-                    }
-                    if alive_end > end {
-                        break;
-                    }
-                    at += 1;
+            let cut = (run, phase, children);
+            if let Some(wide) = &wide {
+                let Some(order) = wide.allowed_in_order(path, holders, first) else {
+                    continue;
+                };
+                sieve.keep_only(WideRuns { order, at: 0 }, cut, &mut next);
+            } else {
+                let forbidden = path.forbidden(holders);
+                if forbidden == 0 {
+                    continue;
                 }
+                let allowed = path.every_slot & !forbidden;
+                let order = u128::from(path.turned(allowed, first))
+                    | u128::from(allowed >> first & 1) << slot_count;
+                sieve.keep_only(WordRuns(order), cut, &mut next);
             }
-            if whole {
-                sieve.runs[..len].copy_from_slice(&next[..len]);
-                sieve.len = len;
-                if len == 0 {
-                    break;
-                }
+            if sieve.len == 0 {
+                break;
             }
         }
         sieve
@@ -1043,6 +1073,111 @@ impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
             }
         }
         true
+    }
+}
+
+/// A node's filled slots as a set of [`WIDE_SLOT_WORDS`] words, for the arc sieve in a table
+/// of more than a word of slots.
+struct WideSlots {
+    taken: [u64; WIDE_SLOT_WORDS],
+    /// The words the table's slots take.
+    words: usize,
+}
+
+impl WideSlots {
+    #[inline(always)]
+    fn new(path: &PathSlots<'_>) -> Self {
+        let mut taken = [0; WIDE_SLOT_WORDS];
+        for &slot in path.filled {
+            // Masked: the slot is in the table, so this only spares the bounds check.
+            taken[(slot / 64) as usize & (WIDE_SLOT_WORDS - 1)] |= 1 << (slot % 64);
+        }
+        WideSlots {
+            taken,
+            words: path.slot_count as usize / 64,
+        }
+    }
+
+    /// The slots an occupancy whose alike occupancies are `holders` may take, in the order the
+    /// children meet them from slot `first` on: bit `i` for slot `first + i` (modulo the
+    /// slots), and past them slot `first` again; `None` if it may take every slot.
+    #[inline(always)]
+    fn allowed_in_order(
+        &self,
+        path: &PathSlots<'_>,
+        holders: &[u64],
+        first: u32,
+    ) -> Option<[u64; WIDE_SLOT_WORDS + 1]> {
+        let mut forbidden = self.taken;
+        for &key in holders {
+            let slot = path.slot(key);
+            forbidden[(slot / 64) as usize & (WIDE_SLOT_WORDS - 1)] &= !(1 << (slot % 64));
+        }
+        if forbidden == [0; WIDE_SLOT_WORDS] {
+            return None;
+        }
+        let words = self.words;
+        let (word_turn, bit_turn) = ((first / 64) as usize, first % 64);
+        let mut order = [0; WIDE_SLOT_WORDS + 1];
+        for (word, turned) in order[..words].iter_mut().enumerate() {
+            let low = !forbidden[(word + word_turn) % words];
+            let high = !forbidden[(word + word_turn + 1) % words];
+            *turned = if bit_turn == 0 {
+                low
+            } else {
+                low >> bit_turn | high << (64 - bit_turn)
+            };
+        }
+        order[words] = order[0] & 1;
+        Some(order)
+    }
+}
+
+/// The runs of set bits of a slot set in landing order (a table of at most a word of slots and
+/// the first slot again), as `(position, length)`, in order.
+struct WordRuns(u128);
+
+impl Iterator for WordRuns {
+    type Item = (u32, u32);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u32, u32)> {
+        if self.0 == 0 {
+            return None;
+        }
+        let position = self.0.trailing_zeros();
+        let length = (!(self.0 >> position)).trailing_zeros();
+        self.0 &= u128::MAX << (position + length);
+        Some((position, length))
+    }
+}
+
+/// [`WordRuns`] in [`WideSlots::allowed_in_order`]'s words, from bit `at` on. The last word
+/// holds at most the first slot again, in its bit 0, so a run always ends inside the words.
+struct WideRuns {
+    order: [u64; WIDE_SLOT_WORDS + 1],
+    at: u32,
+}
+
+impl Iterator for WideRuns {
+    type Item = (u32, u32);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u32, u32)> {
+        let mut word = (self.at / 64) as usize;
+        let mut bits = self.order.get(word)? & u64::MAX << (self.at % 64);
+        while bits == 0 {
+            word += 1;
+            bits = *self.order.get(word)?;
+        }
+        let position = word as u32 * 64 + bits.trailing_zeros();
+        let mut clear = !bits & u64::MAX << (position % 64);
+        while clear == 0 {
+            word += 1;
+            clear = !self.order[word];
+        }
+        self.at = word as u32 * 64 + clear.trailing_zeros();
+        Some((position, self.at - position))
     }
 }
 
@@ -1138,9 +1273,10 @@ mod tests {
     fn the_sieves_keep_exactly_the_children_the_path_lets_through() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut kept, mut dropped, mut cramped_extra) = (0u64, 0u64, 0);
-        let mut served = [0; 4];
+        let (mut served, mut wide_runs) = ([0; 4], 0);
         // Bishop g7, c8, f2, c5 and f6, whose levels take lanes and spread, h4 and g5, whose
-        // levels of 2^16 children a node take the arc sieve, and d5 and e5 at 8 bits, classes.
+        // levels of 2^16 children a node take the arc sieve, d5 and e5 at 8 bits, classes, and
+        // e4 at 8 and 7 bits, runs in tables of 256 and 128 slots.
         for (square, bits) in [
             (54, 3),
             (58, 4),
@@ -1152,6 +1288,8 @@ mod tests {
             (38, 4),
             (35, 8),
             (36, 8),
+            (28, 8),
+            (28, 7),
         ] {
             let target = Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap();
             let tree = Tree::new(target).unwrap();
@@ -1206,14 +1344,76 @@ mod tests {
                     cramped_extra += cramped.len() - lets_through.len();
                 }
                 served[kind as usize] += 1;
+                wide_runs += usize::from(kind == SieveKind::Arcs && slots.len() > SIEVE_MOST_SLOTS);
                 kept += lets_through.len() as u64;
                 dropped += children - lets_through.len() as u64;
             });
         }
         assert!(
-            kept > 1000 && dropped > 1000 && served.iter().all(|&n| n > 50) && cramped_extra > 0,
+            kept > 1000
+                && dropped > 1000
+                && served.iter().all(|&n| n > 50)
+                && wide_runs > 20
+                && cramped_extra > 0,
             "{kept} kept, {dropped} dropped, {served:?} served (lanes, arcs, spread, classes), \
-             {cramped_extra} extra"
+             {wide_runs} runs in wide tables, {cramped_extra} extra"
+        );
+    }
+
+    /// The arc sieve, on random tables of 16 to 256 slots and occupancies, keeps exactly the
+    /// children that no occupancy sends onto a filled slot none of its holders landed on, child
+    /// `c` landing at `turn + c` in the product's top bits (round the end): the rule itself.
+    #[test]
+    fn the_arc_sieve_keeps_the_children_the_landing_rule_keeps() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut wide, mut kept, mut dropped) = (0, 0, 0);
+        for _ in 0..3000 {
+            let slot_bits = 4 + rng.next_u64() as u32 % 5;
+            let child_bits = slot_bits + rng.next_u64() as u32 % 7;
+            let slots = 1u64 << slot_bits;
+            let shift = 64 - slot_bits;
+            let density = 1 + rng.next_u64() % 3;
+            let filled: Vec<u32> = (0..slots as u32)
+                .filter(|_| rng.next_u64() % 8 < density)
+                .collect();
+            let occupancies = 1 + rng.next_u64() % 6;
+            let refs: Vec<(u64, u64)> = (0..occupancies).map(|_| (rng.next_u64(), 1)).collect();
+            let holders: Vec<Vec<u64>> = (0..occupancies)
+                .map(|_| (0..rng.next_u64() % 4).map(|_| rng.next_u64()).collect())
+                .collect();
+            // The node is 1: a key's product with it is the key.
+            let slot_of = |key: u64| key >> shift;
+            let children = 1u64 << child_bits;
+            let lets_through: Vec<u64> = (0..children)
+                .filter(|&child| {
+                    refs.iter().zip(&holders).all(|(&(key, _), holders)| {
+                        let top = ((key >> (64 - child_bits)) + child) % children;
+                        let slot = top >> (child_bits - slot_bits);
+                        !filled.contains(&(slot as u32))
+                            || holders.iter().any(|&holder| slot_of(holder) == slot)
+                    })
+                })
+                .collect();
+            let level = Level {
+                square: 0,
+                modulus_bits: 0,
+                refs,
+                holders,
+            };
+            let path = PathSlots::new(slots as usize, &filled, 1, shift);
+            // Room for every run: the sieve is exact then.
+            let sieved = sieved_children::<ArcSieve<2048>>(&path, &level, child_bits);
+            assert_eq!(
+                sieved, lets_through,
+                "{slots} slots, 2^{child_bits} children"
+            );
+            wide += usize::from(slots as usize > SIEVE_MOST_SLOTS);
+            kept += lets_through.len();
+            dropped += children as usize - lets_through.len();
+        }
+        assert!(
+            wide > 500 && kept > 1000 && dropped > 1000,
+            "{wide} wide tables, {kept} kept, {dropped} dropped"
         );
     }
 
