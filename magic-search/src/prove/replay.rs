@@ -22,8 +22,10 @@
 //! The prover instead keeps what is left: up to 512 children a bit each, ordered by place
 //! within a slot's run (two masks per occupancy), wider levels as the runs of children an
 //! occupancy lets through, intersected, and spread levels a bit a slot. In tables of more
-//! than 64 slots the prover sieves spread levels by classes of slots; the replay tests their
-//! children one by one, as its screens there were slower (`results/analysis.md`).
+//! than 64 slots (up to 256, in four words) the replay screens the levels that cross the
+//! bishop's square run by run too; the prover sieves spread levels there by classes of slots,
+//! and the replay tests their children one by one, as its screens there were slower
+//! (`results/analysis.md`).
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -131,7 +133,7 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
         keep: walked.keep,
         slots,
         tables: vec![EMPTY; slots * (squares.len() + 1)],
-        taken: [0; MOST_LEVELS + 1],
+        taken: [[0; SLOT_WORDS]; MOST_LEVELS + 1],
         scratch: vec![(0, EMPTY); slots],
         node: 0,
         screened,
@@ -158,11 +160,10 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
 /// (`None` where it tests each): the levels below the first that the prover sieves (a speed
-/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children; in tables
-/// of more than a word of slots none, though the prover sieves some by classes and by runs)
-/// and whose every key times the step between two children is 1 in the product's top bits, so
-/// that child `c`'s product is child 0's plus `c` there (checked here, not taken from the
-/// prover).
+/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children, but not
+/// those the prover sieves by classes, in tables of more than a word of slots) and whose
+/// every key times the step between two children is 1 in the product's top bits, so that
+/// child `c`'s product is child 0's plus `c` there (checked here, not taken from the prover).
 fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
     let mut screened = vec![None];
     for (level, pair) in squares.windows(2).enumerate() {
@@ -173,8 +174,7 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
             .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
         let sieved = match sieve_for(child_bits, slots) {
             Some(SieveKind::Spread) => child_bits >= SPACED_LEAST_BITS,
-            // The screens keep a table's filled slots in a word.
-            Some(SieveKind::Lanes | SieveKind::Arcs) => slots <= 64,
+            Some(SieveKind::Lanes | SieveKind::Arcs) => slots <= 64 * SLOT_WORDS,
             Some(SieveKind::Classes) | None => false,
         };
         screened.push((premise && sieved).then_some(child_bits));
@@ -184,6 +184,9 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
 
 /// The most squares a relevant mask has (a rook's in a corner): the levels of a tree.
 const MOST_LEVELS: usize = 12;
+
+/// The words of a table's filled slots as a set: 256 slots, a bishop's table at 8 bits.
+const SLOT_WORDS: usize = 4;
 
 /// The fewest children a node has where the replay screens a level the prover sieves spread
 /// (fewer children than slots): `2^SPACED_LEAST_BITS`. Screens of 4 children were slower than
@@ -219,12 +222,13 @@ fn mark_dead(words: &mut [u64], first: u64, count: u64, size: u64) {
     }
 }
 
-/// Whether a screen of `children` (at least as many as `slots`) lays each occupancy's runs out
-/// in landing order and turns them ([`lay_out`], [`turn_into`] or a rotation) rather than
-/// marking them one by one: where runs are short, several slots' to a word, marking them one
-/// by one read the same words back again and again.
+/// Whether a screen of `children` (at least as many as `slots`, in a table of at most 64
+/// slots) lays each occupancy's runs out in landing order and turns them ([`lay_out`],
+/// [`turn_into`] or a rotation) rather than marking them one by one: where runs are short,
+/// several slots' to a word, marking them one by one read the same words back again and
+/// again.
 fn laid_out(children: u64, slots: u64) -> bool {
-    (slots..=LAID_OUT_MOST_CHILDREN).contains(&children) && children / slots <= 8
+    slots <= 64 && (slots..=LAID_OUT_MOST_CHILDREN).contains(&children) && children / slots <= 8
 }
 
 /// The most children a screen lays out (its words are an array on the stack).
@@ -293,9 +297,10 @@ struct Replayer<'a> {
     /// past a whole number of pages apart, where the copy between them (`fill`) was slow
     /// (results/analysis.md).
     tables: Vec<u64>,
-    /// Per table of `tables`, its filled slots, a bit each (used where there are at most 64):
-    /// in the replayer itself, which lives on its thread, for the reason of [`OwnLines`].
-    taken: [u64; MOST_LEVELS + 1],
+    /// Per table of `tables`, its filled slots, a bit each (slot `s` at bit `s % 64` of word
+    /// `s / 64`): in the replayer itself, which lives on its thread, for the reason of
+    /// [`OwnLines`].
+    taken: [[u64; SLOT_WORDS]; MOST_LEVELS + 1],
     /// Slots in a table: `2^bits`.
     slots: usize,
     /// The slots the node being tested filled that its parent's table left empty: the node's
@@ -406,17 +411,28 @@ impl Replayer<'_> {
     /// Makes the table at `level + 1` that of `residue`, which passed at `level`: its parent's
     /// (at `level`) and its own new occupancies.
     fn fill(&mut self, level: usize, residue: u64) {
+        if self.slots <= 64 {
+            self.fill_in::<1>(level, residue);
+        } else {
+            self.fill_in::<SLOT_WORDS>(level, residue);
+        }
+    }
+
+    /// [`fill`](Self::fill) in a table whose slots take `WORDS` words as a set.
+    #[inline(always)]
+    fn fill_in<const WORDS: usize>(&mut self, level: usize, residue: u64) {
         let slots = self.slots;
         let (parents, own) = self.tables.split_at_mut((level + 1) * slots);
         let table = &mut own[..slots];
         table.copy_from_slice(&parents[level * slots..]);
-        let mut taken = self.taken[level];
+        let mut taken: [u64; WORDS] = core::array::from_fn(|word| self.taken[level][word]);
         for &(key, attacks) in &self.levels[level] {
             let index = magic_index(key, residue, self.shift);
             table[index] = attacks;
-            taken |= 1u64 << (index % 64);
+            // Masked: the slot is in the table; this spares the bounds check.
+            taken[(index / 64) & (WORDS - 1)] |= 1u64 << (index % 64);
         }
-        self.taken[level + 1] = taken;
+        self.taken[level + 1][..WORDS].copy_from_slice(&taken);
     }
 
     /// Tests `residue` at `level`, counts it, and walks its subtree if it passes; inlined into
@@ -460,7 +476,11 @@ impl Replayer<'_> {
         };
         let words = self.dead_words[level + 1].clone();
         let mut dead = core::mem::take(&mut self.dead);
-        self.screen(level + 1, residue, child_bits, &mut dead[words.clone()]);
+        if self.slots <= 64 {
+            self.screen::<1>(level + 1, residue, child_bits, &mut dead[words.clone()]);
+        } else {
+            self.screen::<SLOT_WORDS>(level + 1, residue, child_bits, &mut dead[words.clone()]);
+        }
         self.dead = dead;
         // Counted as they are tested; the others, screened out, here.
         let mut left = 0;
@@ -478,26 +498,43 @@ impl Replayer<'_> {
 
     /// Marks in `dead` the children of `parent` (2^`child_bits` of them, a node at
     /// `level - 1` whose table is filled) that have an occupancy landing on a slot of the
-    /// parent's table that holds other attacks (and the numbers past the last child).
+    /// parent's table that holds other attacks (and the numbers past the last child). `WORDS`:
+    /// the words of the table's slots as a set, 1 up to 64 slots; with more, only levels of at
+    /// least as many children as slots are screened.
     #[inline(never)]
-    fn screen(&self, level: usize, parent: u64, child_bits: u32, dead: &mut [u64]) {
+    fn screen<const WORDS: usize>(
+        &self,
+        level: usize,
+        parent: u64,
+        child_bits: u32,
+        dead: &mut [u64],
+    ) {
         let children = 1u64 << child_bits;
         let slots = self.slots as u64;
-        let every_slot = !0u64 >> (64 - slots);
-        let taken = self.taken[level];
+        let every_slot: [u64; WORDS] = core::array::from_fn(|word| {
+            let bits = slots.saturating_sub(64 * word as u64).min(64);
+            if bits == 0 { 0 } else { !0u64 >> (64 - bits) }
+        });
+        let taken: [u64; WORDS] = core::array::from_fn(|word| self.taken[level][word]);
         // The slots an occupancy cannot share: the filled ones but those its alike
         // occupancies landed on (every occupancy of the levels above is in the table).
         let out_for = |alike: &[u64]| {
-            taken
-                & !alike.iter().fold(0u64, |set, &key| {
-                    set | 1 << magic_index(key, parent, self.shift)
-                })
+            let mut out = taken;
+            for &key in alike {
+                let slot = magic_index(key, parent, self.shift);
+                // Masked: the slot is in the table; this spares the bounds check.
+                out[(slot / 64) & (WORDS - 1)] &= !(1u64 << (slot % 64));
+            }
+            out
         };
         let occupancies = self.levels[level].iter().zip(&self.alike_before[level]);
         if children < slots {
             dead[0] = spaced_out(
                 occupancies.map(|(&(key, _), alike)| {
-                    (magic_index(key, parent, self.shift) as u32, out_for(alike))
+                    (
+                        magic_index(key, parent, self.shift) as u32,
+                        out_for(alike)[0],
+                    )
                 }),
                 children,
                 slots,
@@ -512,23 +549,26 @@ impl Replayer<'_> {
         let run = children / slots;
         let spread = &self.spreads[level];
         for (&(key, _), alike) in occupancies {
-            let out = out_for(alike);
-            if out == every_slot {
+            let out_words = out_for(alike);
+            if out_words == every_slot {
                 // Most screens at the last levels, where tables are full, end here.
                 dead.fill(!0);
                 return;
             }
-            if out == 0 {
+            if out_words == [0; WORDS] {
                 continue;
             }
+            let out = out_words[0];
             let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
             if !laid_out(children, slots) {
-                let mut rest = out;
-                while rest != 0 {
-                    let slot = u64::from(rest.trailing_zeros());
-                    rest &= rest - 1;
-                    let first = (slot * run).wrapping_sub(first_child_at) & (children - 1);
-                    mark_dead(dead, first, run, children);
+                for (word, &out) in out_words.iter().enumerate() {
+                    let mut rest = out;
+                    while rest != 0 {
+                        let slot = word as u64 * 64 + u64::from(rest.trailing_zeros());
+                        rest &= rest - 1;
+                        let first = (slot * run).wrapping_sub(first_child_at) & (children - 1);
+                        mark_dead(dead, first, run, children);
+                    }
                 }
             } else if children <= 64 {
                 // One word: the children landing on a slot are a run of it, so those an

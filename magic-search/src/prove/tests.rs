@@ -10,6 +10,7 @@ use super::estimate::estimate_drawing_roots_past;
 use super::*;
 use crate::hunt::{HuntReport, hunt};
 
+const E4: u8 = 28;
 const C8: u8 = 58;
 const D8: u8 = 59;
 const E8: u8 = 60;
@@ -78,6 +79,24 @@ fn the_published_bishop_proofs_are_reproduced_and_recheck() {
         );
         assert_eq!(proof.recheck(2), Ok(()), "{square}");
     }
+}
+
+#[test]
+fn a_level_that_crosses_the_bishops_square_in_a_wide_table_is_sieved_and_rechecks() {
+    // Bishop e4 at 7 bits: level 5 (the squares past e4) gives each node 2^14 children against
+    // 128 slots, which the prover sieves by runs and the replay screens, both with slot sets
+    // of more than a word.
+    let target = bishop(E4, 7);
+    let tree = tree::Tree::new(target).unwrap();
+    assert_eq!(tree.children(4).0, 1 << 14);
+    assert_eq!(tree::sieve_for(14, 1 << 7), Some(tree::SieveKind::Arcs));
+    let proof = run(target, 0x100..0x102, 2, 16);
+    let crossing = proof.tally.levels[5];
+    assert!(
+        crossing.tested > 1_000_000 && crossing.passed > 100_000,
+        "{crossing:?}"
+    );
+    assert_eq!(proof.recheck(2), Ok(()));
 }
 
 #[test]
