@@ -1360,6 +1360,45 @@ mod tests {
         );
     }
 
+    /// A random node for the tests of a sieve against the landing rule: a table of
+    /// `2^slot_bits` slots, some filled, and a level of one to six occupancies, each with up to
+    /// three alike occupancies (holders); the node is 1, so a key's product with it is the key.
+    /// With the children (of `2^child_bits`) whose every occupancy lands, by `landing` (key and
+    /// child to slot), on an empty slot or on one a holder landed on.
+    fn random_node(
+        rng: &mut Xoshiro256PlusPlus,
+        slot_bits: u32,
+        child_bits: u32,
+        landing: impl Fn(u64, u64) -> u64,
+    ) -> (Vec<u32>, Level, Vec<u64>) {
+        let density = 1 + rng.next_u64() % 3;
+        let filled: Vec<u32> = (0..1u32 << slot_bits)
+            .filter(|_| rng.next_u64() % 8 < density)
+            .collect();
+        let occupancies = 1 + rng.next_u64() % 6;
+        let refs: Vec<(u64, u64)> = (0..occupancies).map(|_| (rng.next_u64(), 1)).collect();
+        let holders: Vec<Vec<u64>> = (0..occupancies)
+            .map(|_| (0..rng.next_u64() % 4).map(|_| rng.next_u64()).collect())
+            .collect();
+        let slot_of = |key: u64| key >> (64 - slot_bits);
+        let lets_through = (0..1u64 << child_bits)
+            .filter(|&child| {
+                refs.iter().zip(&holders).all(|(&(key, _), holders)| {
+                    let slot = landing(key, child);
+                    !filled.contains(&(slot as u32))
+                        || holders.iter().any(|&holder| slot_of(holder) == slot)
+                })
+            })
+            .collect();
+        let level = Level {
+            square: 0,
+            modulus_bits: 0,
+            refs,
+            holders,
+        };
+        (filled, level, lets_through)
+    }
+
     /// The arc sieve, on random tables of 16 to 256 slots and occupancies, keeps exactly the
     /// children that no occupancy sends onto a filled slot none of its holders landed on, child
     /// `c` landing at `turn + c` in the product's top bits (round the end): the rule itself.
@@ -1370,36 +1409,12 @@ mod tests {
         for _ in 0..3000 {
             let slot_bits = 4 + rng.next_u64() as u32 % 5;
             let child_bits = slot_bits + rng.next_u64() as u32 % 7;
-            let slots = 1u64 << slot_bits;
-            let shift = 64 - slot_bits;
-            let density = 1 + rng.next_u64() % 3;
-            let filled: Vec<u32> = (0..slots as u32)
-                .filter(|_| rng.next_u64() % 8 < density)
-                .collect();
-            let occupancies = 1 + rng.next_u64() % 6;
-            let refs: Vec<(u64, u64)> = (0..occupancies).map(|_| (rng.next_u64(), 1)).collect();
-            let holders: Vec<Vec<u64>> = (0..occupancies)
-                .map(|_| (0..rng.next_u64() % 4).map(|_| rng.next_u64()).collect())
-                .collect();
-            // The node is 1: a key's product with it is the key.
-            let slot_of = |key: u64| key >> shift;
-            let children = 1u64 << child_bits;
-            let lets_through: Vec<u64> = (0..children)
-                .filter(|&child| {
-                    refs.iter().zip(&holders).all(|(&(key, _), holders)| {
-                        let top = ((key >> (64 - child_bits)) + child) % children;
-                        let slot = top >> (child_bits - slot_bits);
-                        !filled.contains(&(slot as u32))
-                            || holders.iter().any(|&holder| slot_of(holder) == slot)
-                    })
-                })
-                .collect();
-            let level = Level {
-                square: 0,
-                modulus_bits: 0,
-                refs,
-                holders,
-            };
+            let (slots, shift, children) = (1u64 << slot_bits, 64 - slot_bits, 1u64 << child_bits);
+            // Child `c` lands at `turn + c` in the product's top bits, round the end.
+            let (filled, level, lets_through) =
+                random_node(&mut rng, slot_bits, child_bits, |key, child| {
+                    (((key >> (64 - child_bits)) + child) % children) >> (child_bits - slot_bits)
+                });
             let path = PathSlots::new(slots as usize, &filled, 1, shift);
             // Room for every run: the sieve is exact then.
             let sieved = sieved_children::<ArcSieve<2048>>(&path, &level, child_bits);
@@ -1431,40 +1446,11 @@ mod tests {
             let spacing = slots >> child_bits;
             let kind = sieve_for(child_bits, slots as usize);
             let shift = 64 - slot_bits;
-            // A key that lands on a random slot (the node is 1, so its top bits are the slot).
-            let random_key = |rng: &mut Xoshiro256PlusPlus| {
-                (rng.next_u64() % slots) << shift | rng.next_u64() >> slot_bits
-            };
-            let density = 1 + rng.next_u64() % 3;
-            let filled: Vec<u32> = (0..slots as u32)
-                .filter(|_| rng.next_u64() % 8 < density)
-                .collect();
-            let occupancies = 1 + rng.next_u64() % 6;
-            let refs: Vec<(u64, u64)> = (0..occupancies)
-                .map(|_| (random_key(&mut rng), 1))
-                .collect();
-            let holders: Vec<Vec<u64>> = (0..occupancies)
-                .map(|_| {
-                    let count = rng.next_u64() % 4;
-                    (0..count).map(|_| random_key(&mut rng)).collect()
-                })
-                .collect();
-            let slot_of = |key: u64| key >> shift;
-            let lets_through: Vec<u64> = (0..1u64 << child_bits)
-                .filter(|&child| {
-                    refs.iter().zip(&holders).all(|(&(key, _), holders)| {
-                        let slot = (slot_of(key) + child * spacing) % slots;
-                        !filled.contains(&(slot as u32))
-                            || holders.iter().any(|&holder| slot_of(holder) == slot)
-                    })
-                })
-                .collect();
-            let level = Level {
-                square: 0,
-                modulus_bits: 0,
-                refs,
-                holders,
-            };
+            // Child `c` lands `c` spacings after child 0.
+            let (filled, level, lets_through) =
+                random_node(&mut rng, slot_bits, child_bits, |key, child| {
+                    ((key >> shift) + child * spacing) % slots
+                });
             let path = PathSlots::new(slots as usize, &filled, 1, shift);
             let (sieved, which) = match kind {
                 Some(SieveKind::Spread) => {
