@@ -65,11 +65,15 @@ impl Path {
 
 /// Whether this CPU runs a 256-bit AVX2 instruction as two 128-bit halves: AMD's Zen 1 and
 /// Zen+ (family 0x17 below model 0x30; Zen 2 has 256-bit units). There the AVX2 path's
-/// multiplications, three 32-bit ones each, cost twice over.
+/// multiplications, three 32-bit ones each, cost twice over. Read once a process: every square
+/// search asks, and in a virtual machine each `CPUID` exits to the hypervisor.
 #[cfg(target_arch = "x86_64")]
 fn halves_256_bit_vectors() -> bool {
-    bitforge_index::cpu::signature()
-        .is_some_and(|cpu| cpu.is_amd() && cpu.family == 0x17 && cpu.model < 0x30)
+    static HALVES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HALVES.get_or_init(|| {
+        bitforge_index::cpu::signature()
+            .is_some_and(|cpu| cpu.is_amd() && cpu.family == 0x17 && cpu.model < 0x30)
+    })
 }
 
 /// Candidates the full-width search draws at a time.
