@@ -23,9 +23,10 @@
 //! within a slot's run (two masks per occupancy), wider levels as the runs of children an
 //! occupancy lets through, intersected, and spread levels a bit a slot. In tables of more
 //! than 64 slots (up to 256, in four words) the replay screens the levels that cross the
-//! bishop's square run by run too; the prover sieves spread levels there by classes of slots,
-//! and the replay tests their children one by one, as its screens there were slower
-//! (`results/analysis.md`).
+//! bishop's square run by run too. Where the prover sieves spread levels there by classes of
+//! slots, sorting the path's filled slots into them at each node, the replay lays each table's
+//! filled slots out by class once when it fills the table, by exchanges of the slot numbers'
+//! bits, and reads an occupancy's class as one word.
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -106,6 +107,13 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
                 .collect()
         })
         .collect();
+    let class_layouts: Vec<Option<ClassLayout>> = screened
+        .iter()
+        .map(|&bits| {
+            bits.filter(|&bits| 1 << bits < slots && slots > 64)
+                .map(|bits| ClassLayout::new(slots.ilog2(), slots.ilog2() - bits))
+        })
+        .collect();
     let mut words_before = 0;
     let dead_words: Vec<Range<usize>> = screened
         .iter()
@@ -115,13 +123,14 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
             words_before - words..words_before
         })
         .collect();
-    let (squares, levels, alike_before, screened, spreads, dead_words) = (
+    let (squares, levels, alike_before, screened, spreads, dead_words, class_layouts) = (
         &squares[..],
         &levels[..],
         &alike_before[..],
         &screened[..],
         &spreads[..],
         &dead_words[..],
+        &class_layouts[..],
     );
     let new_replayer = || Replayer {
         target,
@@ -134,6 +143,8 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
         slots,
         tables: vec![EMPTY; slots * (squares.len() + 1)],
         taken: [[0; SLOT_WORDS]; MOST_LEVELS + 1],
+        class_layouts,
+        classes: [[0; SLOT_WORDS]; MOST_LEVELS + 1],
         scratch: vec![(0, EMPTY); slots],
         node: 0,
         screened,
@@ -160,8 +171,8 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
 /// (`None` where it tests each): the levels below the first that the prover sieves (a speed
-/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children, but not
-/// those the prover sieves by classes, in tables of more than a word of slots) and whose
+/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children, and
+/// those it sieves by classes, of at most a word of children) and whose
 /// every key times the step between two children is 1 in the product's top bits, so that
 /// child `c`'s product is child 0's plus `c` there (checked here, not taken from the prover).
 fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
@@ -175,7 +186,10 @@ fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) ->
         let sieved = match sieve_for(child_bits, slots) {
             Some(SieveKind::Spread) => child_bits >= SPACED_LEAST_BITS,
             Some(SieveKind::Lanes | SieveKind::Arcs) => slots <= 64 * SLOT_WORDS,
-            Some(SieveKind::Classes) | None => false,
+            Some(SieveKind::Classes) => {
+                (65..=64 * SLOT_WORDS).contains(&slots) && child_bits <= CLASS_MOST_BITS
+            }
+            None => false,
         };
         screened.push((premise && sieved).then_some(child_bits));
     }
@@ -187,6 +201,137 @@ const MOST_LEVELS: usize = 12;
 
 /// The words of a table's filled slots as a set: 256 slots, a bishop's table at 8 bits.
 const SLOT_WORDS: usize = 4;
+
+/// The most children a node screened by classes has: `2^CLASS_MOST_BITS`, a bit each in a word.
+const CLASS_MOST_BITS: u32 = 6;
+
+/// How to lay a table's filled slots out by class for children `2^spacing_bits` slots apart
+/// (`2^child_bits` of them a class): the slots of class `c` (those equal to `c` modulo the
+/// spacing) become bits `c * 2^child_bits` on, in the order the children meet them, so slot
+/// `s` goes to `(s mod 2^spacing_bits) * 2^child_bits + s / 2^spacing_bits`: its number turned
+/// right by the spacing's bits. A turn of the number's bits is a sequence of exchanges of two
+/// of them, each of which moves the set's bits a fixed distance within a word, or between two
+/// words, at once.
+#[derive(Clone, Copy, Debug, Default)]
+struct ClassLayout {
+    /// The exchanges, in order, as the two bits of a slot's number (the lower first).
+    swaps: [(u32, u32); MOST_SLOT_BITS as usize],
+    count: usize,
+}
+
+/// The most bits a slot's number has in a table laid out by class: 2^8 slots, a bishop's at 8
+/// bits.
+const MOST_SLOT_BITS: u32 = 8;
+
+impl ClassLayout {
+    /// The layout of a table of `2^slot_bits` slots (at most [`MOST_SLOT_BITS`]) for children
+    /// `2^spacing_bits` slots apart.
+    fn new(slot_bits: u32, spacing_bits: u32) -> Self {
+        let mut layout = ClassLayout::default();
+        // Bit `b` of a slot's number goes to bit `b - spacing_bits`, round `slot_bits`. Per
+        // cycle of that turn, from its first bit: exchanging it with each next bit along the
+        // cycle in turn carries every bit to its place.
+        let mut placed = 0u32;
+        for first in 0..slot_bits {
+            if placed >> first & 1 == 1 {
+                continue;
+            }
+            placed |= 1 << first;
+            let mut at = (first + slot_bits - spacing_bits) % slot_bits;
+            while at != first {
+                layout.swaps[layout.count] = (first.min(at), first.max(at));
+                layout.count += 1;
+                placed |= 1 << at;
+                at = (at + slot_bits - spacing_bits) % slot_bits;
+            }
+        }
+        layout
+    }
+
+    /// The slots of `taken` (a bit a slot) laid out by class.
+    fn lay_out(&self, taken: &[u64; SLOT_WORDS]) -> [u64; SLOT_WORDS] {
+        let mut set = *taken;
+        for &(low, high) in &self.swaps[..self.count] {
+            exchange_number_bits(&mut set, low, high);
+        }
+        set
+    }
+}
+
+/// Moves each bit of `set` (slot `s` at bit `s % 64` of word `s / 64`) to the slot whose
+/// number is its own with bits `low` and `high` (`low < high`, `low` a bit of the place in a
+/// word: a turn's cycles start at their lowest bit, below the turn's bits) exchanged.
+fn exchange_number_bits(set: &mut [u64; SLOT_WORDS], low: u32, high: u32) {
+    debug_assert!(low < high && low < 6);
+    // The bits of a word whose place has bit `bit` set.
+    const WITH_BIT: [u64; 6] = [
+        0xaaaa_aaaa_aaaa_aaaa,
+        0xcccc_cccc_cccc_cccc,
+        0xf0f0_f0f0_f0f0_f0f0,
+        0xff00_ff00_ff00_ff00,
+        0xffff_0000_ffff_0000,
+        0xffff_ffff_0000_0000,
+    ];
+    if high < 6 {
+        // Within each word: place `p` (with `low`, without `high`) and `p + delta`.
+        let delta = (1 << high) - (1 << low);
+        let lower = WITH_BIT[low as usize] & !WITH_BIT[high as usize];
+        for word in set.iter_mut() {
+            let moved = ((*word >> delta) ^ *word) & lower;
+            *word ^= moved ^ (moved << delta);
+        }
+    } else {
+        // Between word `w` (without `high`) and `w + 2^(high - 6)`: place `p` of the first
+        // (with `low`) and `p - 2^low` of the second.
+        let (words_apart, delta) = (1usize << (high - 6), 1u32 << low);
+        for first in (0..SLOT_WORDS).filter(|word| word & words_apart == 0) {
+            let second = first + words_apart;
+            let moved = (set[first] ^ set[second] << delta) & WITH_BIT[low as usize];
+            set[first] ^= moved;
+            set[second] ^= moved >> delta;
+        }
+    }
+}
+
+/// The children ruled out where a node has fewer children (`2^child_bits`, at most 64) than
+/// a table of more than a word of slots has slots (a bit a child, the bits past the last child
+/// set). `classes` holds the table's filled slots laid out by class ([`ClassLayout`]);
+/// each occupancy comes as its child-0 slot and the slots its alike occupancies land on. Child
+/// `c` lands `c` spacings after child 0's slot, so an occupancy's children all land in child
+/// 0's class, and the filled slots of that class but its alike occupancies', turned by child
+/// 0's place in the class, are the children it rules out.
+fn classes_out<A: IntoIterator<Item = usize>>(
+    classes: &[u64; SLOT_WORDS],
+    occupancies: impl Iterator<Item = (usize, A)>,
+    child_bits: u32,
+    spacing_bits: u32,
+) -> u64 {
+    let children = 1u32 << child_bits;
+    let every_child = !0u64 >> (64 - children);
+    let class_of = (1 << spacing_bits) - 1;
+    let mut dead = 0;
+    for (first, alike) in occupancies {
+        let class = first & class_of;
+        let at = class << child_bits;
+        // Masked: the word is in the table; this spares the bounds check.
+        let mut out = classes[(at / 64) & (SLOT_WORDS - 1)] >> (at % 64) & every_child;
+        for slot in alike {
+            if slot & class_of == class {
+                out &= !(1 << (slot >> spacing_bits));
+            }
+        }
+        let turn = (first >> spacing_bits) as u32;
+        dead |= if children == 64 {
+            out.rotate_right(turn)
+        } else {
+            (out >> turn | out << (children - turn)) & every_child
+        };
+        if dead == every_child {
+            break;
+        }
+    }
+    dead | !every_child
+}
 
 /// The fewest children a node has where the replay screens a level the prover sieves spread
 /// (fewer children than slots): `2^SPACED_LEAST_BITS`. Screens of 4 children were slower than
@@ -301,6 +446,11 @@ struct Replayer<'a> {
     /// `s / 64`): in the replayer itself, which lives on its thread, for the reason of
     /// [`OwnLines`].
     taken: [[u64; SLOT_WORDS]; MOST_LEVELS + 1],
+    /// Per level screened by classes, how its tables' filled slots are laid out by class.
+    class_layouts: &'a [Option<ClassLayout>],
+    /// Per table of `tables` whose nodes' children are screened by classes, its filled slots
+    /// laid out by class ([`ClassLayout`]) for their spacing.
+    classes: [[u64; SLOT_WORDS]; MOST_LEVELS + 1],
     /// Slots in a table: `2^bits`.
     slots: usize,
     /// The slots the node being tested filled that its parent's table left empty: the node's
@@ -433,6 +583,11 @@ impl Replayer<'_> {
             taken[(index / 64) & (WORDS - 1)] |= 1u64 << (index % 64);
         }
         self.taken[level + 1][..WORDS].copy_from_slice(&taken);
+        if WORDS > 1
+            && let Some(layout) = &self.class_layouts[level + 1]
+        {
+            self.classes[level + 1] = layout.lay_out(&self.taken[level + 1]);
+        }
     }
 
     /// Tests `residue` at `level`, counts it, and walks its subtree if it passes; inlined into
@@ -528,6 +683,19 @@ impl Replayer<'_> {
             out
         };
         let occupancies = self.levels[level].iter().zip(&self.alike_before[level]);
+        if children < slots && WORDS > 1 {
+            let spacing_bits = slots.ilog2() - child_bits;
+            dead[0] = classes_out(
+                &self.classes[level],
+                occupancies.map(|(&(key, _), alike)| {
+                    let slot = |&key: &u64| magic_index(key, parent, self.shift);
+                    (slot(&key), alike.iter().map(slot))
+                }),
+                child_bits,
+                spacing_bits,
+            );
+            return;
+        }
         if children < slots {
             dead[0] = spaced_out(
                 occupancies.map(|(&(key, _), alike)| {
@@ -632,8 +800,85 @@ mod tests {
     use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     use super::{
-        LAID_OUT_MOST_CHILDREN, laid_out, lay_out, mark_dead, spaced_out, spread_table, turn_into,
+        ClassLayout, LAID_OUT_MOST_CHILDREN, SLOT_WORDS, classes_out, laid_out, lay_out, mark_dead,
+        spaced_out, spread_table, turn_into,
     };
+
+    #[test]
+    fn a_class_screen_rules_out_exactly_the_children_landing_on_a_slot_they_cannot_share() {
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut next = || random.next_u64();
+        let (mut alive, mut ruled_out) = (0, 0);
+        for slot_bits in [7u32, 8] {
+            let slots = 1usize << slot_bits;
+            for child_bits in 4..=6 {
+                let spacing_bits = slot_bits - child_bits;
+                for _ in 0..300 {
+                    // Sparse, so that some children are left.
+                    let taken: [u64; SLOT_WORDS] = core::array::from_fn(|word| {
+                        if word * 64 < slots {
+                            next() & next() & next()
+                        } else {
+                            0
+                        }
+                    });
+                    let is_taken = |slot: usize| taken[slot / 64] >> (slot % 64) & 1 == 1;
+                    let occupancies: Vec<(usize, Vec<usize>)> = (0..1 + next() % 4)
+                        .map(|_| {
+                            let first = next() as usize % slots;
+                            let alike = (0..next() % 6).map(|_| next() as usize % slots);
+                            (first, alike.collect())
+                        })
+                        .collect();
+                    let classes = ClassLayout::new(slot_bits, spacing_bits).lay_out(&taken);
+                    for slot in 0..slots {
+                        // Its class's bits first, then its place in the class.
+                        let class = slot % (1 << spacing_bits);
+                        let at = class << child_bits | slot >> spacing_bits;
+                        assert_eq!(
+                            classes[at / 64] >> (at % 64) & 1 == 1,
+                            is_taken(slot),
+                            "{slots} slots, {child_bits} child bits, slot {slot}"
+                        );
+                    }
+                    let dead = classes_out(
+                        &classes,
+                        occupancies
+                            .iter()
+                            .map(|(first, alike)| (*first, alike.clone())),
+                        child_bits,
+                        spacing_bits,
+                    );
+                    let children = 1u32 << child_bits;
+                    assert_eq!(
+                        dead.checked_shr(children).unwrap_or(0),
+                        (!0u64).checked_shr(children).unwrap_or(0),
+                        "the bits past the last child"
+                    );
+                    for child in 0..children as usize {
+                        let lands_out = occupancies.iter().any(|(first, alike)| {
+                            let slot = (first + (child << spacing_bits)) % slots;
+                            is_taken(slot) && !alike.contains(&slot)
+                        });
+                        assert_eq!(
+                            dead >> child & 1 == 1,
+                            lands_out,
+                            "{slots} slots, {children} children, child {child}"
+                        );
+                        if lands_out {
+                            ruled_out += 1;
+                        } else {
+                            alive += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            alive > 1000 && ruled_out > 1000,
+            "{alive} alive, {ruled_out} ruled out"
+        );
+    }
 
     #[test]
     fn a_spaced_screen_rules_out_exactly_the_children_landing_on_a_slot_they_cannot_share() {
