@@ -808,7 +808,7 @@ mod tests {
     fn a_class_screen_rules_out_exactly_the_children_landing_on_a_slot_they_cannot_share() {
         let mut random = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut next = || random.next_u64();
-        let (mut alive, mut ruled_out) = (0, 0);
+        let mut count = ScreenCount::default();
         for slot_bits in [7u32, 8] {
             let slots = 1usize << slot_bits;
             for child_bits in 4..=6 {
@@ -849,42 +849,59 @@ mod tests {
                         child_bits,
                         spacing_bits,
                     );
-                    let children = 1u32 << child_bits;
-                    assert_eq!(
-                        dead.checked_shr(children).unwrap_or(0),
-                        (!0u64).checked_shr(children).unwrap_or(0),
-                        "the bits past the last child"
-                    );
-                    for child in 0..children as usize {
-                        let lands_out = occupancies.iter().any(|(first, alike)| {
-                            let slot = (first + (child << spacing_bits)) % slots;
+                    let lands_out = |child: u64| {
+                        occupancies.iter().any(|(first, alike)| {
+                            let slot = (first + ((child as usize) << spacing_bits)) % slots;
                             is_taken(slot) && !alike.contains(&slot)
-                        });
-                        assert_eq!(
-                            dead >> child & 1 == 1,
-                            lands_out,
-                            "{slots} slots, {children} children, child {child}"
-                        );
-                        if lands_out {
-                            ruled_out += 1;
-                        } else {
-                            alive += 1;
-                        }
-                    }
+                        })
+                    };
+                    let what = format!("{slots} slots, {child_bits} child bits");
+                    count.check(dead, 1 << child_bits, lands_out, &what);
                 }
             }
         }
-        assert!(
-            alive > 1000 && ruled_out > 1000,
-            "{alive} alive, {ruled_out} ruled out"
-        );
+        count.assert_both_seen();
+    }
+
+    /// The children a screen left and ruled out, over a test's random cases.
+    #[derive(Default)]
+    struct ScreenCount {
+        alive: u32,
+        ruled_out: u32,
+    }
+
+    impl ScreenCount {
+        /// Checks a screen's `dead` (a bit a child, the bits past the last of `children` set)
+        /// against the landing rule, `lands_out`, child by child, and counts them.
+        fn check(&mut self, dead: u64, children: u64, lands_out: impl Fn(u64) -> bool, what: &str) {
+            let past = |bits: u64| bits.checked_shr(children as u32).unwrap_or(0);
+            assert_eq!(past(dead), past(!0), "{what}: the bits past the last child");
+            for child in 0..children {
+                let out = lands_out(child);
+                assert_eq!(dead >> child & 1 == 1, out, "{what}, child {child}");
+                if out {
+                    self.ruled_out += 1;
+                } else {
+                    self.alive += 1;
+                }
+            }
+        }
+
+        /// Both kinds of children are common: the cases test the screen.
+        fn assert_both_seen(&self) {
+            let (alive, ruled_out) = (self.alive, self.ruled_out);
+            assert!(
+                alive > 1000 && ruled_out > 1000,
+                "{alive} alive, {ruled_out} ruled out"
+            );
+        }
     }
 
     #[test]
     fn a_spaced_screen_rules_out_exactly_the_children_landing_on_a_slot_they_cannot_share() {
         let mut random = Xoshiro256PlusPlus::seed_from_u64(2);
         let mut next = || random.next_u64();
-        let (mut alive, mut ruled_out) = (0, 0);
+        let mut count = ScreenCount::default();
         for slots in [16u64, 32, 64] {
             for children in [4u64, 8, 16, 32].into_iter().filter(|&c| c < slots) {
                 for _ in 0..300 {
@@ -894,34 +911,18 @@ mod tests {
                         .map(|(first, out)| (first, out & (!0u64 >> (64 - slots))))
                         .collect();
                     let dead = spaced_out(occupancies.iter().copied(), children, slots);
-                    assert_eq!(
-                        dead >> children,
-                        !0 >> children,
-                        "the bits past the last child"
-                    );
-                    for child in 0..children {
-                        let lands_out = occupancies.iter().any(|&(first, out)| {
+                    let lands_out = |child: u64| {
+                        occupancies.iter().any(|&(first, out)| {
                             let slot = (u64::from(first) + child * (slots / children)) % slots;
                             out >> slot & 1 == 1
-                        });
-                        assert_eq!(
-                            dead >> child & 1 == 1,
-                            lands_out,
-                            "{children} children, {slots} slots, child {child}"
-                        );
-                        if lands_out {
-                            ruled_out += 1;
-                        } else {
-                            alive += 1;
-                        }
-                    }
+                        })
+                    };
+                    let what = format!("{children} children, {slots} slots");
+                    count.check(dead, children, lands_out, &what);
                 }
             }
         }
-        assert!(
-            alive > 1000 && ruled_out > 1000,
-            "{alive} alive, {ruled_out} ruled out"
-        );
+        count.assert_both_seen();
     }
 
     #[test]
