@@ -71,8 +71,26 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
             new.into_iter()
                 .map(|o| {
                     let attacks = ray_attacks(target.kind(), target.square(), o);
-                    debug_assert_ne!(attacks, EMPTY, "a slider attacks a square");
                     (target.scheme().key(o, mask), attacks)
+                })
+                .collect()
+        })
+        .collect();
+    // Each set of attacks as its number among the target's distinct ones, from 1 (0 is
+    // `EMPTY`): the tables, copied at every node that passes, are a byte a slot.
+    let mut distinct: Vec<u64> = levels.iter().flatten().map(|&(_, a)| a).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let levels: Vec<Vec<(u64, Attacks)>> = levels
+        .into_iter()
+        .map(|level| {
+            level
+                .into_iter()
+                .map(|(key, attacks)| {
+                    let number = distinct.binary_search(&attacks).expect("listed just above");
+                    let number = Attacks::try_from(number + 1)
+                        .expect("a slider has at most 144 sets of attacks on a square");
+                    (key, number)
                 })
                 .collect()
         })
@@ -175,7 +193,11 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 /// those it sieves by classes, of at most a word of children) and whose
 /// every key times the step between two children is 1 in the product's top bits, so that
 /// child `c`'s product is child 0's plus `c` there (checked here, not taken from the prover).
-fn screened_levels(squares: &[u32], levels: &[Vec<(u64, u64)>], slots: usize) -> Vec<Option<u32>> {
+fn screened_levels(
+    squares: &[u32],
+    levels: &[Vec<(u64, Attacks)>],
+    slots: usize,
+) -> Vec<Option<u32>> {
     let mut screened = vec![None];
     for (level, pair) in squares.windows(2).enumerate() {
         let child_bits = pair[0] - pair[1];
@@ -419,9 +441,11 @@ fn turn_into(dead: &mut [u64], landed: &[u64], first_child_at: u64) {
     }
 }
 
-/// A slot that holds no attacks: every slider attacks at least one square, so no occupancy's
-/// attacks are empty.
-const EMPTY: u64 = 0;
+/// A set of attacks, as its number among the target's distinct ones (from 1).
+type Attacks = u8;
+
+/// A slot that holds no attacks.
+const EMPTY: Attacks = 0;
 
 struct Replayer<'a> {
     target: Target,
@@ -431,7 +455,7 @@ struct Replayer<'a> {
     shift: u32,
     squares: &'a [u32],
     /// Per level, its new occupancies' keys and their attacks.
-    levels: &'a [Vec<(u64, u64)>],
+    levels: &'a [Vec<(u64, Attacks)>],
     /// Per level and new occupancy, the keys of the levels above's occupancies with the same
     /// attacks: the slots of a table holding those attacks are the ones they index.
     alike_before: &'a [Vec<Vec<u64>>],
@@ -441,7 +465,7 @@ struct Replayer<'a> {
     /// `level`). One allocation, level after level: tables allocated one by one lay 16 bytes
     /// past a whole number of pages apart, where the copy between them (`fill`) was slow
     /// (results/analysis.md).
-    tables: Vec<u64>,
+    tables: Vec<Attacks>,
     /// Per table of `tables`, its filled slots, a bit each (slot `s` at bit `s % 64` of word
     /// `s / 64`): in the replayer itself, which lives on its thread, for the reason of
     /// [`OwnLines`].
@@ -455,7 +479,7 @@ struct Replayer<'a> {
     slots: usize,
     /// The slots the node being tested filled that its parent's table left empty: the node's
     /// number and the attacks.
-    scratch: Vec<(u64, u64)>,
+    scratch: Vec<(u64, Attacks)>,
     /// The number of the node last tested.
     node: u64,
     /// Per level, the bits of the children numbers where they are screened at once.
