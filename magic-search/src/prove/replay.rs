@@ -1,7 +1,8 @@
 //! The certificate's re-check: the prover's tree walked again by code that shares nothing
 //! with its walker but the geometry, the formula and the choice of levels to sieve. It keeps,
 //! per level of the path, the whole table of the path's node there (every occupancy of its
-//! squares placed), copied from the parent's when a node passes; a child is tested by placing
+//! squares placed, a slot holding its attacks' number among the target's distinct sets of
+//! attacks, a byte), copied from the parent's when a node passes; a child is tested by placing
 //! its new occupancies (those holding its level's square) against its parent's table, which
 //! it only reads, and a scratch table of its own. The prover instead marks and unmarks the
 //! entries of one shared table along its path: a walker that skipped or wrongly pruned any
