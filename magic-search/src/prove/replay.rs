@@ -708,30 +708,30 @@ impl Replayer<'_> {
             out
         };
         let occupancies = self.levels[level].iter().zip(&self.alike_before[level]);
-        if children < slots && WORDS > 1 {
-            let spacing_bits = slots.ilog2() - child_bits;
-            dead[0] = classes_out(
-                &self.classes[level],
-                occupancies.map(|(&(key, _), alike)| {
-                    let slot = |&key: &u64| magic_index(key, parent, self.shift);
-                    (slot(&key), alike.iter().map(slot))
-                }),
-                child_bits,
-                spacing_bits,
-            );
-            return;
-        }
         if children < slots {
-            dead[0] = spaced_out(
-                occupancies.map(|(&(key, _), alike)| {
-                    (
-                        magic_index(key, parent, self.shift) as u32,
-                        out_for(alike)[0],
-                    )
-                }),
-                children,
-                slots,
-            );
+            // Children a spacing apart: by class in a table of more than a word of slots.
+            dead[0] = if WORDS > 1 {
+                classes_out(
+                    &self.classes[level],
+                    occupancies.map(|(&(key, _), alike)| {
+                        let slot = |&key: &u64| magic_index(key, parent, self.shift);
+                        (slot(&key), alike.iter().map(slot))
+                    }),
+                    child_bits,
+                    slots.ilog2() - child_bits,
+                )
+            } else {
+                spaced_out(
+                    occupancies.map(|(&(key, _), alike)| {
+                        (
+                            magic_index(key, parent, self.shift) as u32,
+                            out_for(alike)[0],
+                        )
+                    }),
+                    children,
+                    slots,
+                )
+            };
             return;
         }
         dead.fill(0);
