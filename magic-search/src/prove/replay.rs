@@ -208,7 +208,9 @@ fn screened_levels(
             .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
         let sieved = match sieve_for(child_bits, slots) {
             Some(SieveKind::Spread) => child_bits >= SPACED_LEAST_BITS,
-            Some(SieveKind::Lanes | SieveKind::Arcs) => slots <= 64 * SLOT_WORDS,
+            Some(SieveKind::Lanes | SieveKind::Arcs | SieveKind::Blocks) => {
+                slots <= 64 * SLOT_WORDS
+            }
             Some(SieveKind::Classes) => {
                 (65..=64 * SLOT_WORDS).contains(&slots) && child_bits <= CLASS_MOST_BITS
             }

@@ -375,6 +375,7 @@ impl<'t> Walker<'t> {
             SieveKind::Arcs => {
                 ArcSieve::<ARC_SIEVE_RUNS>::new(&path, next, child_bits).each_child(keep)
             }
+            SieveKind::Blocks => BlockSieve::new(&path, next, child_bits).each_child(keep),
             SieveKind::Spread => SpreadSieve::new(&path, next, child_bits).each_child(keep),
             SieveKind::Classes => ClassSieve::new(&path, next, child_bits).each_child(keep),
         };
@@ -519,6 +520,9 @@ impl Descent<'_> {
             Some(SieveKind::Arcs) => {
                 return self.sieved_wide::<V3>(slots, trail, end, level, residue, tally);
             }
+            Some(SieveKind::Blocks) => {
+                return self.sieved::<BlockSieve, V3>(slots, trail, end, level, residue, tally);
+            }
             Some(SieveKind::Spread) => {
                 return self.sieved::<SpreadSieve, V3>(slots, trail, end, level, residue, tally);
             }
@@ -611,10 +615,11 @@ impl Descent<'_> {
 /// `2^child_bits`, `u` (the occupancy's turn) those of the product with `r`. Where the table
 /// has no more slots than a node has children, a slot takes a run of those values, so the
 /// children an occupancy lets through (onto empty slots or slots holding its own attacks) are
-/// the runs of the slots it may take, turned by `u`. Two ways keep what is left of the
+/// the runs of the slots it may take, turned by `u`. Three ways keep what is left of the
 /// children, each the faster where it serves (`results/analysis.md`): [`LaneSieve`] a bit a
-/// child, [`ArcSieve`] the runs of children left. Where the table has more slots than a node
-/// has children, the children spread over the slots instead: [`SpreadSieve`].
+/// child, [`BlockSieve`] an interval a slot's run, [`ArcSieve`] the runs of children left (in
+/// tables of more than a word of slots). Where the table has more slots than a node has
+/// children, the children spread over the slots instead: [`SpreadSieve`], [`ClassSieve`].
 pub(crate) trait Sieve {
     /// The children of the path's last node whose occupancies (`level`'s) land only on empty
     /// slots or on slots holding their own attacks.
@@ -666,6 +671,8 @@ pub(crate) enum SieveKind {
     Lanes,
     /// [`ArcSieve`].
     Arcs,
+    /// [`BlockSieve`].
+    Blocks,
     /// [`SpreadSieve`].
     Spread,
     /// [`ClassSieve`].
@@ -677,8 +684,9 @@ pub(crate) enum SieveKind {
 /// tables of at most [`SIEVE_MOST_SLOTS`], and by classes in tables of at most
 /// [`CLASS_SIEVE_MOST_SLOTS`] (`2^CLASS_SIEVE_LEAST_BITS` to `2^CLASS_SIEVE_MOST_BITS`
 /// children); levels of [`SIEVE_LEAST_BITS`] to [`SIEVE_MOST_BITS`] child bits with at least as
-/// many children as slots by lanes in tables of at most [`SIEVE_MOST_SLOTS`], by runs in
-/// tables of at most [`ARC_SIEVE_MOST_SLOTS`].
+/// many children as slots by lanes where [`LaneSieve::holds`] them and by blocks otherwise in
+/// tables of at most [`SIEVE_MOST_SLOTS`], by runs in tables of at most
+/// [`ARC_SIEVE_MOST_SLOTS`].
 pub(crate) fn sieve_for(child_bits: u32, slots: usize) -> Option<SieveKind> {
     if 1usize << child_bits < slots {
         if child_bits < SPREAD_LEAST_BITS {
@@ -696,6 +704,8 @@ pub(crate) fn sieve_for(child_bits: u32, slots: usize) -> Option<SieveKind> {
         None
     } else if slots <= SIEVE_MOST_SLOTS && LaneSieve::holds(child_bits) {
         Some(SieveKind::Lanes)
+    } else if slots <= SIEVE_MOST_SLOTS {
+        Some(SieveKind::Blocks)
     } else {
         Some(SieveKind::Arcs)
     }
@@ -962,6 +972,111 @@ impl Sieve for ClassSieve {
     #[inline(always)]
     fn each_child(&self, visit: impl FnMut(u64) -> bool) -> bool {
         self.0.each_child(visit)
+    }
+}
+
+/// The sieve for levels with more children than a lane sieve holds, in tables of at most a
+/// word of slots: a node's children in blocks of a run each, block `b` the children from
+/// `b * run` on. With an occupancy's turn `u = q * run + p`, a block's head (its first
+/// `run - p` children) lands on slot `b + q` and its tail on slot `b + q + 1` (modulo the
+/// slots), so what the occupancies rule out of a block is a head and a tail, and the children
+/// left in it are one interval: past the longest head ruled out, before the longest tail. Per
+/// occupancy, two slot sets turned and a bound kept in each block, the same few instructions
+/// wherever the children left are scattered.
+pub(crate) struct BlockSieve {
+    /// Per block, where its children left start: the end of the longest head ruled out.
+    starts: [u16; SIEVE_MOST_SLOTS],
+    /// Per block, where they end: the start of the longest tail ruled out.
+    ends: [u16; SIEVE_MOST_SLOTS],
+    blocks: usize,
+    run_bits: u32,
+}
+
+/// The blocks a [`BlockSieve`] bounds at once: a 256-bit vector of bounds.
+const BLOCK_SIEVE_LANES: usize = 16;
+
+impl BlockSieve {
+    /// Bounds the blocks of `set` (a bit a block) by `bound`, as heads (`starts` at least
+    /// `bound`) or tails (`ends` at most `bound`).
+    #[inline(always)]
+    fn bound(bounds: &mut [u16; SIEVE_MOST_SLOTS], set: u64, bound: u16, lanes: usize, head: bool) {
+        for (group, bounds) in bounds[..lanes]
+            .chunks_exact_mut(BLOCK_SIEVE_LANES)
+            .enumerate()
+        {
+            let bits = (set >> (group * BLOCK_SIEVE_LANES)) as u16;
+            for (lane, at) in bounds.iter_mut().enumerate() {
+                let ruled_out = bits & 1 << lane != 0;
+                *at = match (head, ruled_out) {
+                    (true, true) => (*at).max(bound),
+                    (false, true) => (*at).min(bound),
+                    (_, false) => *at,
+                };
+            }
+        }
+    }
+
+    /// Whether some block has children left.
+    #[inline(always)]
+    fn any_left(&self, lanes: usize) -> bool {
+        self.starts[..lanes]
+            .iter()
+            .zip(&self.ends[..lanes])
+            .fold(false, |any, (start, end)| any | (start < end))
+    }
+}
+
+impl Sieve for BlockSieve {
+    #[inline(always)]
+    fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
+        let blocks = path.slot_count as usize;
+        let run_bits = child_bits - path.slot_count.ilog2();
+        // At most 2^16 children in at least two slots: a run fits a bound.
+        let run = 1u16 << run_bits;
+        let mut sieve = BlockSieve {
+            starts: [0; SIEVE_MOST_SLOTS],
+            ends: [0; SIEVE_MOST_SLOTS],
+            blocks,
+            run_bits,
+        };
+        sieve.ends[..blocks].fill(run);
+        // Whole vectors: the lanes past the blocks hold no children and are never ruled out.
+        let lanes = blocks.next_multiple_of(BLOCK_SIEVE_LANES);
+        for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
+            let forbidden = path.forbidden(holders);
+            if forbidden == 0 {
+                continue;
+            }
+            let turn = turn(key, path.residue, child_bits);
+            let (whole, part) = ((turn >> run_bits) as u32, turn as u16 & (run - 1));
+            let heads = path.turned(forbidden, whole);
+            let tails = path.turned(forbidden, whole + 1);
+            Self::bound(&mut sieve.starts, heads, run - part, lanes, true);
+            Self::bound(&mut sieve.ends, tails, run - part, lanes, false);
+            if !sieve.any_left(lanes) {
+                sieve.blocks = 0;
+                break;
+            }
+        }
+        sieve
+    }
+
+    /// Visits the children in increasing order.
+    #[inline(always)]
+    fn each_child(&self, mut visit: impl FnMut(u64) -> bool) -> bool {
+        for (block, (&start, &end)) in self.starts[..self.blocks]
+            .iter()
+            .zip(&self.ends[..self.blocks])
+            .enumerate()
+        {
+            let first = (block as u64) << self.run_bits;
+            for child in start..end {
+                if !visit(first + u64::from(child)) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 }
 
@@ -1273,9 +1388,9 @@ mod tests {
     fn the_sieves_keep_exactly_the_children_the_path_lets_through() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut kept, mut dropped, mut cramped_extra) = (0u64, 0u64, 0);
-        let (mut served, mut wide_runs) = ([0; 4], 0);
+        let (mut served, mut wide_runs) = ([0; 5], 0);
         // Bishop g7, c8, f2, c5 and f6, whose levels take lanes and spread, h4 and g5, whose
-        // levels of 2^16 children a node take the arc sieve, d5 and e5 at 8 bits, classes, and
+        // levels of 2^16 children a node take the block sieve, d5 and e5 at 8 bits, classes, and
         // e4 at 8 and 7 bits, runs in tables of 256 and 128 slots.
         for (square, bits) in [
             (54, 3),
@@ -1324,6 +1439,12 @@ mod tests {
                     SieveKind::Arcs => sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
                         &path, next, child_bits,
                     )),
+                    SieveKind::Blocks => {
+                        sieved.push(sieved_children::<BlockSieve>(&path, next, child_bits));
+                        sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
+                            &path, next, child_bits,
+                        ));
+                    }
                     SieveKind::Spread => {
                         sieved.push(sieved_children::<SpreadSieve>(&path, next, child_bits));
                     }
@@ -1334,7 +1455,7 @@ mod tests {
                 for sieved in sieved {
                     assert_eq!(sieved, lets_through, "{target:?} level {level} {kind:?}");
                 }
-                if matches!(kind, SieveKind::Lanes | SieveKind::Arcs) {
+                if matches!(kind, SieveKind::Lanes | SieveKind::Arcs | SieveKind::Blocks) {
                     let cramped = sieved_children::<ArcSieve<2>>(&path, next, child_bits);
                     assert!(
                         lets_through
@@ -1355,8 +1476,8 @@ mod tests {
                 && served.iter().all(|&n| n > 50)
                 && wide_runs > 20
                 && cramped_extra > 0,
-            "{kept} kept, {dropped} dropped, {served:?} served (lanes, arcs, spread, classes), \
-             {wide_runs} runs in wide tables, {cramped_extra} extra"
+            "{kept} kept, {dropped} dropped, {served:?} served (lanes, arcs, blocks, spread, \
+             classes), {wide_runs} runs in wide tables, {cramped_extra} extra"
         );
     }
 
@@ -1399,13 +1520,14 @@ mod tests {
         (filled, level, lets_through)
     }
 
-    /// The arc sieve, on random tables of 16 to 256 slots and occupancies, keeps exactly the
-    /// children that no occupancy sends onto a filled slot none of its holders landed on, child
-    /// `c` landing at `turn + c` in the product's top bits (round the end): the rule itself.
+    /// The arc sieve, on random tables of 16 to 256 slots and occupancies, and the block sieve
+    /// on those of at most 64, keep exactly the children that no occupancy sends onto a filled
+    /// slot none of its holders landed on, child `c` landing at `turn + c` in the product's top
+    /// bits (round the end): the rule itself.
     #[test]
     fn the_arc_sieve_keeps_the_children_the_landing_rule_keeps() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        let (mut wide, mut kept, mut dropped) = (0, 0, 0);
+        let (mut wide, mut blocks, mut kept, mut dropped) = (0, 0, 0, 0);
         for _ in 0..3000 {
             let slot_bits = 4 + rng.next_u64() as u32 % 5;
             let child_bits = slot_bits + rng.next_u64() as u32 % 7;
@@ -1422,13 +1544,21 @@ mod tests {
                 sieved, lets_through,
                 "{slots} slots, 2^{child_bits} children"
             );
+            if slots as usize <= SIEVE_MOST_SLOTS {
+                let sieved = sieved_children::<BlockSieve>(&path, &level, child_bits);
+                assert_eq!(
+                    sieved, lets_through,
+                    "blocks: {slots} slots, 2^{child_bits} children"
+                );
+                blocks += 1;
+            }
             wide += usize::from(slots as usize > SIEVE_MOST_SLOTS);
             kept += lets_through.len();
             dropped += children as usize - lets_through.len();
         }
         assert!(
-            wide > 500 && kept > 1000 && dropped > 1000,
-            "{wide} wide tables, {kept} kept, {dropped} dropped"
+            wide > 500 && blocks > 500 && kept > 1000 && dropped > 1000,
+            "{wide} wide tables, {blocks} by blocks, {kept} kept, {dropped} dropped"
         );
     }
 
