@@ -17,14 +17,17 @@
 //! from the replay's own occupancies). Then, where a node has at least as many
 //! children as slots, it marks the runs of children landing on those slots: up to 512
 //! children with runs of up to 8, laid out a byte of slots at a time and turned by where
-//! child 0 lands; wider levels run by run; all at once for an occupancy that can share no
-//! slot. Where it has fewer children than slots (at least 8), child `c` lands `c` spacings
+//! child 0 lands; wider levels slot by slot, each slot's run the tail of one block of children
+//! and the head of the next, so that a block keeps one interval of children left; all at once
+//! for an occupancy that can share no slot. Where it has fewer children than slots (at least 8), child `c` lands `c` spacings
 //! after child 0, so the slots turned by child 0's hold each child's fate a spacing apart.
 //! The prover instead keeps what is left: up to 512 children a bit each, ordered by place
-//! within a slot's run (two masks per occupancy), wider levels as the runs of children an
-//! occupancy lets through, intersected, and spread levels a bit a slot. In tables of more
+//! within a slot's run (two masks per occupancy), wider levels as each block's bounds, raised
+//! and lowered for all blocks at once from the slot sets turned, and spread levels a bit a
+//! slot. In tables of more
 //! than 64 slots (up to 256, in four words) the replay screens the levels that cross the
-//! bishop's square run by run too. Where the prover sieves spread levels there by classes of
+//! bishop's square run by run, and the prover keeps the runs of children an occupancy lets
+//! through, intersected. Where the prover sieves spread levels there by classes of
 //! slots, sorting the path's filled slots into them at each node, the replay lays each table's
 //! filled slots out by class once when it fills the table, by exchanges of the slot numbers'
 //! bits, and reads an occupancy's class as one word.
@@ -658,12 +661,16 @@ impl Replayer<'_> {
         };
         let words = self.dead_words[level + 1].clone();
         let mut dead = core::mem::take(&mut self.dead);
-        if self.slots <= 64 {
-            self.screen::<1>(level + 1, residue, child_bits, &mut dead[words.clone()]);
+        let any_left = if self.slots <= 64 {
+            self.screen::<1>(level + 1, residue, child_bits, &mut dead[words.clone()])
         } else {
-            self.screen::<SLOT_WORDS>(level + 1, residue, child_bits, &mut dead[words.clone()]);
-        }
+            self.screen::<SLOT_WORDS>(level + 1, residue, child_bits, &mut dead[words.clone()])
+        };
         self.dead = dead;
+        if !any_left {
+            tally.levels[level + 1].tested += 1 << child_bits;
+            return;
+        }
         // Counted as they are tested; the others, screened out, here.
         let mut left = 0;
         for (word, at) in words.enumerate() {
@@ -682,7 +689,8 @@ impl Replayer<'_> {
     /// `level - 1` whose table is filled) that have an occupancy landing on a slot of the
     /// parent's table that holds other attacks (and the numbers past the last child). `WORDS`:
     /// the words of the table's slots as a set, 1 up to 64 slots; with more, only levels of at
-    /// least as many children as slots are screened.
+    /// least as many children as slots are screened. `false` if no child is left (`dead` may
+    /// then be left unwritten).
     #[inline(never)]
     fn screen<const WORDS: usize>(
         &self,
@@ -690,7 +698,7 @@ impl Replayer<'_> {
         parent: u64,
         child_bits: u32,
         dead: &mut [u64],
-    ) {
+    ) -> bool {
         let children = 1u64 << child_bits;
         let slots = self.slots as u64;
         let every_slot: [u64; WORDS] = core::array::from_fn(|word| {
@@ -734,7 +742,20 @@ impl Replayer<'_> {
                     slots,
                 )
             };
-            return;
+            return dead[0] != !0;
+        }
+        if WORDS == 1 && !laid_out(children, slots) {
+            return blocks_out(
+                occupancies.map(|(&(key, _), alike)| {
+                    (
+                        key.wrapping_mul(parent) >> (64 - child_bits),
+                        out_for(alike)[0],
+                    )
+                }),
+                children,
+                slots,
+                dead,
+            );
         }
         dead.fill(0);
         if children < 64 {
@@ -747,8 +768,7 @@ impl Replayer<'_> {
             let out_words = out_for(alike);
             if out_words == every_slot {
                 // Most screens at the last levels, where tables are full, end here.
-                dead.fill(!0);
-                return;
+                return false;
             }
             if out_words == [0; WORDS] {
                 continue;
@@ -785,10 +805,67 @@ impl Replayer<'_> {
                 turn_into(dead, landed, first_child_at);
             }
             if dead.iter().all(|&word| word == !0) {
-                break;
+                return false;
             }
         }
+        true
     }
+}
+
+/// The children ruled out (`dead`, a bit a child, the bits past the last child set) where a
+/// node has at least as many `children` as a table of at most 64 `slots` has slots, but more
+/// than [`laid_out`] serves, from each occupancy's landing position of child 0 and the slots
+/// it cannot share. The children landing on slot `s` are a run from `s * run` less child 0's
+/// position, round the end: the tail of one block of `run` children (block `b` from `b * run`)
+/// and the head of the next. So what is ruled out of a block is a head and a tail, and each
+/// block keeps the interval of its children left: after the longest head, before the longest
+/// tail. `false` if no child is left (`dead` is then not written).
+fn blocks_out(
+    occupancies: impl Iterator<Item = (u64, u64)>,
+    children: u64,
+    slots: u64,
+    dead: &mut [u64],
+) -> bool {
+    let run = children / slots;
+    let run_bits = run.trailing_zeros();
+    let every_slot = !0u64 >> (64 - slots);
+    let (mut starts, mut ends) = ([0u64; 64], [run; 64]);
+    let mut emptied = 0u64;
+    for (first_child_at, out) in occupancies {
+        if out == every_slot {
+            return false;
+        }
+        let mut rest = out;
+        while rest != 0 {
+            let slot = u64::from(rest.trailing_zeros());
+            rest &= rest - 1;
+            // Powers of two: masks and shifts, not divisions.
+            let from = (slot * run).wrapping_sub(first_child_at) & (children - 1);
+            let (tail_of, cut) = ((from >> run_bits) as usize, from & (run - 1));
+            let head_of = (tail_of + 1) & (slots as usize - 1);
+            ends[tail_of] = ends[tail_of].min(cut);
+            starts[head_of] = starts[head_of].max(cut);
+            emptied |= u64::from(ends[tail_of] <= starts[tail_of]) << tail_of
+                | u64::from(ends[head_of] <= starts[head_of]) << head_of;
+        }
+        if emptied == every_slot {
+            return false;
+        }
+    }
+    dead.fill(!0);
+    for block in (0..slots as usize).filter(|&block| emptied >> block & 1 == 0) {
+        let (mut at, end) = (
+            block as u64 * run + starts[block],
+            block as u64 * run + ends[block],
+        );
+        while at < end {
+            let bit = at % 64;
+            let take = (64 - bit).min(end - at);
+            dead[(at / 64) as usize] &= !((!0u64 >> (64 - take)) << bit);
+            at += take;
+        }
+    }
+    true
 }
 
 /// The children ruled out where a node has fewer `children` than the table has `slots` (a
@@ -827,8 +904,8 @@ mod tests {
     use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     use super::{
-        ClassLayout, LAID_OUT_MOST_CHILDREN, SLOT_WORDS, classes_out, laid_out, lay_out, mark_dead,
-        spaced_out, spread_table, turn_into,
+        ClassLayout, LAID_OUT_MOST_CHILDREN, SLOT_WORDS, blocks_out, classes_out, laid_out,
+        lay_out, mark_dead, spaced_out, spread_table, turn_into,
     };
 
     #[test]
@@ -922,6 +999,41 @@ mod tests {
                 "{alive} alive, {ruled_out} ruled out"
             );
         }
+    }
+
+    #[test]
+    fn a_block_screen_rules_out_exactly_the_children_landing_on_a_slot_they_cannot_share() {
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut next = || random.next_u64();
+        let mut count = ScreenCount::default();
+        for (children, slots) in [(32u64, 2u64), (256, 4), (256, 16), (1024, 64), (4096, 16)] {
+            assert!(!laid_out(children, slots));
+            for _ in 0..60 {
+                // Sparse sets, so that some children are left.
+                let occupancies: Vec<(u64, u64)> = (0..1 + next() % 5)
+                    .map(|_| (next() % children, next() & next() & (!0 >> (64 - slots))))
+                    .collect();
+                let mut dead = vec![0; children.div_ceil(64) as usize];
+                if !blocks_out(occupancies.iter().copied(), children, slots, &mut dead) {
+                    dead.fill(!0);
+                }
+                let run = children / slots;
+                for (word, &dead) in dead.iter().enumerate() {
+                    let first = word as u64 * 64;
+                    count.check(
+                        dead,
+                        children.min(64),
+                        |child| {
+                            occupancies.iter().any(|&(first_child_at, out)| {
+                                out >> ((first_child_at + first + child) % children / run) & 1 == 1
+                            })
+                        },
+                        &format!("{children} children, {slots} slots, word {word}"),
+                    );
+                }
+            }
+        }
+        count.assert_both_seen();
     }
 
     #[test]
