@@ -8,29 +8,27 @@
 //! entries of one shared table along its path: a walker that skipped or wrongly pruned any
 //! node, or left an entry behind, gives other counts or digests here.
 //!
-//! Where the prover sieves a node's children, the replay screens them at once before testing
-//! the rest one by one, but by its own route. It checks the premise on every key when it
-//! starts (a child's product is its parent's plus the child's number in the top bits). It
-//! keeps each table's filled slots as a set; the slots of the parent's table that an
-//! occupancy cannot share are those filled but by its alike occupancies of the levels above
-//! (its own list of keys with the same attacks: the fact the prover's sieves use too, taken
-//! from the replay's own occupancies). Then, where a node has at least as many
-//! children as slots, it marks the runs of children landing on those slots: up to 512
-//! children with runs of up to 8, laid out a byte of slots at a time and turned by where
-//! child 0 lands; wider levels slot by slot, each slot's run the tail of one block of children
-//! and the head of the next, so that a block keeps one interval of children left; all at once
-//! for an occupancy that can share no slot. Where it has fewer children than slots (at least 8), child `c` lands `c` spacings
-//! after child 0, so the slots turned by child 0's hold each child's fate a spacing apart.
-//! The prover instead keeps what is left: up to 512 children a bit each, ordered by place
-//! within a slot's run (two masks per occupancy), wider levels as each block's bounds, raised
-//! and lowered for all blocks at once from the slot sets turned, and spread levels a bit a
-//! slot. In tables of more
-//! than 64 slots (up to 256, in four words) the replay screens the levels that cross the
-//! bishop's square run by run, and the prover keeps the runs of children an occupancy lets
-//! through, intersected. Where the prover sieves spread levels there by classes of
-//! slots, sorting the path's filled slots into them at each node, the replay lays each table's
-//! filled slots out by class once when it fills the table, by exchanges of the slot numbers'
-//! bits, and reads an occupancy's class as one word.
+//! Where the prover sieves a node's children, the replay screens them at once before testing the
+//! rest one by one, but by its own route. It checks the premise on every key when it starts (a
+//! child's product is its parent's plus the child's number in the top bits). It keeps each table's
+//! filled slots as a set; the slots of the parent's table that an occupancy cannot share are those
+//! filled but by its alike occupancies of the levels above (its own list of keys with the same
+//! attacks: the fact the prover's sieves use too, taken from the replay's own occupancies). Then,
+//! where a node has at least as many children as slots, it marks the runs of children landing on
+//! those slots: up to 512 children with runs of up to 8, laid out a byte of slots at a time and
+//! turned by where child 0 lands; wider levels slot by slot, each slot's run the tail of one block
+//! of children and the head of the next, so that a block keeps one interval of children left; all
+//! at once for an occupancy that can share no slot. Where it has fewer children than slots (at
+//! least 8), child `c` lands `c` spacings after child 0, so the slots turned by child 0's hold each
+//! child's fate a spacing apart. The prover instead keeps what is left: up to 512 children a bit
+//! each, ordered by place within a slot's run (two masks per occupancy), wider levels as each
+//! block's bounds, raised and lowered for all blocks at once from the slot sets turned, and spread
+//! levels a bit a slot. In tables of more than 64 slots (up to 256, in four words) the replay
+//! screens the levels that cross the bishop's square run by run, and the prover keeps the runs of
+//! children an occupancy lets through, intersected. Where the prover sieves spread levels there by
+//! classes of slots, sorting the path's filled slots into them at each node, the replay lays each
+//! table's filled slots out by class once when it fills the table, by exchanges of the slot
+//! numbers' bits, and reads an occupancy's class as one word.
 
 use std::ops::Range;
 use std::sync::Mutex;
