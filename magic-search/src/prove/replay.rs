@@ -827,8 +827,10 @@ fn blocks_out(
     let run = children / slots;
     let run_bits = run.trailing_zeros();
     let every_slot = !0u64 >> (64 - slots);
-    let (mut starts, mut ends) = ([0u64; 64], [run; 64]);
-    let mut emptied = 0u64;
+    // A run is at most 2^15 children (2^16 in two slots or more). The blocks past the
+    // table's are empty from the start, so that every look at all the blocks is the same.
+    let (mut starts, mut ends) = ([0u32; 64], [0u32; 64]);
+    ends[..slots as usize].fill(run as u32);
     for (first_child_at, out) in occupancies {
         if out == every_slot {
             return false;
@@ -839,22 +841,24 @@ fn blocks_out(
             rest &= rest - 1;
             // Powers of two: masks and shifts, not divisions.
             let from = (slot * run).wrapping_sub(first_child_at) & (children - 1);
-            let (tail_of, cut) = ((from >> run_bits) as usize, from & (run - 1));
+            let (tail_of, cut) = ((from >> run_bits) as usize, (from & (run - 1)) as u32);
             let head_of = (tail_of + 1) & (slots as usize - 1);
             ends[tail_of] = ends[tail_of].min(cut);
             starts[head_of] = starts[head_of].max(cut);
-            emptied |= u64::from(ends[tail_of] <= starts[tail_of]) << tail_of
-                | u64::from(ends[head_of] <= starts[head_of]) << head_of;
         }
-        if emptied == every_slot {
+        if !starts
+            .iter()
+            .zip(&ends)
+            .fold(false, |left, (start, end)| left | (start < end))
+        {
             return false;
         }
     }
     dead.fill(!0);
-    for block in (0..slots as usize).filter(|&block| emptied >> block & 1 == 0) {
+    for block in 0..slots as usize {
         let (mut at, end) = (
-            block as u64 * run + starts[block],
-            block as u64 * run + ends[block],
+            block as u64 * run + u64::from(starts[block]),
+            block as u64 * run + u64::from(ends[block]),
         );
         while at < end {
             let bit = at % 64;
