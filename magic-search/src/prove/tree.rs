@@ -795,7 +795,7 @@ pub(crate) struct LaneSieve {
 const LANE_SIEVE_WORDS: usize = 8;
 
 impl LaneSieve {
-    /// Whether the lane sieve holds a node's `2^child_bits` children (the arc sieve takes
+    /// Whether the lane sieve holds a node's `2^child_bits` children (the block sieve takes
     /// wider levels).
     fn holds(child_bits: u32) -> bool {
         child_bits <= LANE_SIEVE_WORDS.ilog2() + 6
@@ -1080,9 +1080,10 @@ impl Sieve for BlockSieve {
     }
 }
 
-/// The sieve for the wider levels, as the runs `[start, end)` of children left, in increasing
-/// order: there a slot takes a long run of children, so an occupancy lets through a few runs,
-/// and the sieve intersects them.
+/// The sieve for the wider levels in tables of more than a word of slots, as the runs
+/// `[start, end)` of children left, in increasing order: there a slot takes a long run of
+/// children, so an occupancy lets through a few runs, and the sieve intersects them. It serves
+/// tables of a word of slots too (the tests compare it with the lane and block sieves there).
 ///
 /// An intersection that would take more than `CAPACITY` runs is skipped (that occupancy sieves
 /// nothing), so the sieve then keeps more than the children that pass; the walk tests each
@@ -1614,7 +1615,7 @@ mod tests {
             return;
         }
         let mut found = 0;
-        // Bishop g7 at 3 bits (lanes), h4 at 4 (runs and lanes), d8 at 5 whole (its magics),
+        // Bishop g7 at 3 bits (lanes), h4 at 4 (blocks and lanes), d8 at 5 whole (its magics),
         // rook h5 at 10 (not sieved).
         for (kind, square, bits, roots) in [
             (SliderKind::Bishop, 54, 3, 0x40000..0x40040),
