@@ -1139,38 +1139,27 @@ impl<const CAPACITY: usize> ArcSieve<CAPACITY> {
 
 impl<const CAPACITY: usize> Sieve for ArcSieve<CAPACITY> {
     fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
+        debug_assert!(path.slot_count as usize > SIEVE_MOST_SLOTS);
         let children = 1u32 << child_bits;
-        let slot_count = path.slot_count;
-        let run = children / slot_count;
+        let run_bits = child_bits - path.slot_count.ilog2();
+        let run = 1 << run_bits;
         let mut sieve = ArcSieve {
             runs: [(0, 0); CAPACITY],
             len: 1,
         };
         sieve.runs[0] = (0, children);
         let mut next = [(0u32, 0u32); CAPACITY];
-        let wide = (slot_count as usize > SIEVE_MOST_SLOTS).then(|| WideSlots::new(path));
+        let wide = WideSlots::new(path);
         for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
             // The slots in the order the children meet them: position `i` takes the children
             // from `i * run - phase` to `(i + 1) * run - phase`, the first and the last (the
             // first slot again) cut at the ends.
             let turn = turn(key, path.residue, child_bits) as u32;
-            let (first, phase) = (turn / run, turn % run);
-            let cut = (run, phase, children);
-            if let Some(wide) = &wide {
-                let Some(order) = wide.allowed_in_order(path, holders, first) else {
-                    continue;
-                };
-                sieve.keep_only(WideRuns { order, at: 0 }, cut, &mut next);
-            } else {
-                let forbidden = path.forbidden(holders);
-                if forbidden == 0 {
-                    continue;
-                }
-                let allowed = path.every_slot & !forbidden;
-                let order = u128::from(path.turned(allowed, first))
-                    | u128::from(allowed >> first & 1) << slot_count;
-                sieve.keep_only(WordRuns(order), cut, &mut next);
-            }
+            let (first, phase) = (turn >> run_bits, turn & (run - 1));
+            let Some(order) = wide.allowed_in_order(path, holders, first) else {
+                continue;
+            };
+            sieve.keep_only(WideRuns { order, at: 0 }, (run, phase, children), &mut next);
             if sieve.len == 0 {
                 break;
             }
@@ -1249,27 +1238,9 @@ impl WideSlots {
     }
 }
 
-/// The runs of set bits of a slot set in landing order (a table of at most a word of slots and
-/// the first slot again), as `(position, length)`, in order.
-struct WordRuns(u128);
-
-impl Iterator for WordRuns {
-    type Item = (u32, u32);
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<(u32, u32)> {
-        if self.0 == 0 {
-            return None;
-        }
-        let position = self.0.trailing_zeros();
-        let length = (!(self.0 >> position)).trailing_zeros();
-        self.0 &= u128::MAX << (position + length);
-        Some((position, length))
-    }
-}
-
-/// [`WordRuns`] in [`WideSlots::allowed_in_order`]'s words, from bit `at` on. The last word
-/// holds at most the first slot again, in its bit 0, so a run always ends inside the words.
+/// The runs of set bits of [`WideSlots::allowed_in_order`]'s words, from bit `at` on, as
+/// `(position, length)`, in order. The last word holds at most the first slot again, in its bit
+/// 0, so a run always ends inside the words.
 struct WideRuns {
     order: [u64; WIDE_SLOT_WORDS + 1],
     at: u32,
@@ -1433,18 +1404,12 @@ mod tests {
                 match kind {
                     SieveKind::Lanes => {
                         sieved.push(sieved_children::<LaneSieve>(&path, next, child_bits));
-                        sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
-                            &path, next, child_bits,
-                        ));
                     }
                     SieveKind::Arcs => sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
                         &path, next, child_bits,
                     )),
                     SieveKind::Blocks => {
                         sieved.push(sieved_children::<BlockSieve>(&path, next, child_bits));
-                        sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
-                            &path, next, child_bits,
-                        ));
                     }
                     SieveKind::Spread => {
                         sieved.push(sieved_children::<SpreadSieve>(&path, next, child_bits));
@@ -1456,7 +1421,7 @@ mod tests {
                 for sieved in sieved {
                     assert_eq!(sieved, lets_through, "{target:?} level {level} {kind:?}");
                 }
-                if matches!(kind, SieveKind::Lanes | SieveKind::Arcs | SieveKind::Blocks) {
+                if kind == SieveKind::Arcs {
                     let cramped = sieved_children::<ArcSieve<2>>(&path, next, child_bits);
                     assert!(
                         lets_through
@@ -1521,8 +1486,8 @@ mod tests {
         (filled, level, lets_through)
     }
 
-    /// The arc sieve, on random tables of 16 to 256 slots and occupancies, and the block sieve
-    /// on those of at most 64, keep exactly the children that no occupancy sends onto a filled
+    /// The block sieve, on random tables of 16 to 64 slots and occupancies, and the arc sieve on
+    /// those of 128 and 256, keep exactly the children that no occupancy sends onto a filled
     /// slot none of its holders landed on, child `c` landing at `turn + c` in the product's top
     /// bits (round the end): the rule itself.
     #[test]
@@ -1539,21 +1504,18 @@ mod tests {
                     (((key >> (64 - child_bits)) + child) % children) >> (child_bits - slot_bits)
                 });
             let path = PathSlots::new(slots as usize, &filled, 1, shift);
-            // Room for every run: the sieve is exact then.
-            let sieved = sieved_children::<ArcSieve<2048>>(&path, &level, child_bits);
+            let sieved = if slots as usize > SIEVE_MOST_SLOTS {
+                wide += 1;
+                // Room for every run: the sieve is exact then.
+                sieved_children::<ArcSieve<2048>>(&path, &level, child_bits)
+            } else {
+                blocks += 1;
+                sieved_children::<BlockSieve>(&path, &level, child_bits)
+            };
             assert_eq!(
                 sieved, lets_through,
                 "{slots} slots, 2^{child_bits} children"
             );
-            if slots as usize <= SIEVE_MOST_SLOTS {
-                let sieved = sieved_children::<BlockSieve>(&path, &level, child_bits);
-                assert_eq!(
-                    sieved, lets_through,
-                    "blocks: {slots} slots, 2^{child_bits} children"
-                );
-                blocks += 1;
-            }
-            wide += usize::from(slots as usize > SIEVE_MOST_SLOTS);
             kept += lets_through.len();
             dropped += children as usize - lets_through.len();
         }
