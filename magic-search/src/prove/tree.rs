@@ -1082,8 +1082,7 @@ impl Sieve for BlockSieve {
 
 /// The sieve for the wider levels in tables of more than a word of slots, as the runs
 /// `[start, end)` of children left, in increasing order: there a slot takes a long run of
-/// children, so an occupancy lets through a few runs, and the sieve intersects them. It serves
-/// tables of a word of slots too (the tests compare it with the lane and block sieves there).
+/// children, so an occupancy lets through a few runs, and the sieve intersects them.
 ///
 /// An intersection that would take more than `CAPACITY` runs is skipped (that occupancy sieves
 /// nothing), so the sieve then keeps more than the children that pass; the walk tests each
@@ -1491,7 +1490,7 @@ mod tests {
     /// slot none of its holders landed on, child `c` landing at `turn + c` in the product's top
     /// bits (round the end): the rule itself.
     #[test]
-    fn the_arc_sieve_keeps_the_children_the_landing_rule_keeps() {
+    fn the_block_and_arc_sieves_keep_the_children_the_landing_rule_keeps() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let (mut wide, mut blocks, mut kept, mut dropped) = (0, 0, 0, 0);
         for _ in 0..3000 {
