@@ -827,8 +827,8 @@ fn blocks_out(
     let run = children / slots;
     let run_bits = run.trailing_zeros();
     let every_slot = !0u64 >> (64 - slots);
-    // A run is at most 2^15 children (2^16 in two slots or more). The blocks past the
-    // table's are empty from the start, so that every look at all the blocks is the same.
+    // The blocks past the table's are empty from the start, so that the look for a block
+    // left reads all 64 whatever the table.
     let (mut starts, mut ends) = ([0u32; 64], [0u32; 64]);
     ends[..slots as usize].fill(run as u32);
     for (first_child_at, out) in occupancies {
