@@ -762,6 +762,7 @@ impl Replayer<'_> {
         // A slot is `run` consecutive values of the product's top `child_bits` bits.
         let run = children / slots;
         let spread = &self.spreads[level];
+        let laid_out = laid_out(children, slots);
         for (&(key, _), alike) in occupancies {
             let out_words = out_for(alike);
             if out_words == every_slot {
@@ -773,7 +774,7 @@ impl Replayer<'_> {
             }
             let out = out_words[0];
             let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
-            if !laid_out(children, slots) {
+            if !laid_out {
                 for (word, &out) in out_words.iter().enumerate() {
                     let mut rest = out;
                     while rest != 0 {
@@ -854,18 +855,19 @@ fn blocks_out(
             return false;
         }
     }
-    dead.fill(!0);
-    for block in 0..slots as usize {
-        let (mut at, end) = (
-            block as u64 * run + u64::from(starts[block]),
-            block as u64 * run + u64::from(ends[block]),
+    // The children left, marked as runs, then turned round (the bits past the last child too).
+    dead.fill(0);
+    for block in (0..slots as usize).filter(|&block| starts[block] < ends[block]) {
+        let (first, count) = (block as u64 * run, ends[block] - starts[block]);
+        mark_dead(
+            dead,
+            first + u64::from(starts[block]),
+            count.into(),
+            children,
         );
-        while at < end {
-            let bit = at % 64;
-            let take = (64 - bit).min(end - at);
-            dead[(at / 64) as usize] &= !((!0u64 >> (64 - take)) << bit);
-            at += take;
-        }
+    }
+    for word in dead.iter_mut() {
+        *word = !*word;
     }
     true
 }
