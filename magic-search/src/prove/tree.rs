@@ -31,6 +31,44 @@ pub(crate) struct Level {
     /// attacks are exactly the slots these keys index: a sieve finds them in a few products
     /// rather than by comparing every filled slot (`results/analysis.md`).
     holders: Vec<Vec<u64>>,
+    /// The keys of `refs` grouped by attacks: where they land decides whether the node
+    /// passes, without the table ([`Level::landed`]).
+    by_attacks: Vec<Vec<u64>>,
+}
+
+impl Level {
+    fn new(square: u8, refs: Vec<(u64, u64)>, holders: Vec<Vec<u64>>) -> Self {
+        let mut by_attacks: Vec<(u64, Vec<u64>)> = Vec::new();
+        for &(key, attacks) in &refs {
+            match by_attacks.iter_mut().find(|(held, _)| *held == attacks) {
+                Some((_, keys)) => keys.push(key),
+                None => by_attacks.push((attacks, vec![key])),
+            }
+        }
+        Level {
+            square,
+            modulus_bits: 64 - u32::from(square),
+            refs,
+            holders,
+            by_attacks: by_attacks.into_iter().map(|(_, keys)| keys).collect(),
+        }
+    }
+
+    /// The slots the occupancies of the node `residue` land on, in a table of at most a word
+    /// of slots, if no two with different attacks land on one slot. For a child a sieve kept,
+    /// none lands on a filled slot it may not take, so this is whether it passes.
+    #[inline(always)]
+    fn landed(&self, residue: u64, shift: u32) -> Option<u64> {
+        let (mut landed, mut count) = (0u64, 0);
+        for alike in &self.by_attacks {
+            let slots = alike.iter().fold(0u64, |set, &key| {
+                set | 1 << (magic_index(key, residue, shift) & 63)
+            });
+            count += slots.count_ones();
+            landed |= slots;
+        }
+        (landed.count_ones() == count).then_some(landed)
+    }
 }
 
 /// Why a target has no tree.
@@ -102,12 +140,7 @@ impl Tree {
                 })
                 .collect();
             earlier.extend_from_slice(&refs);
-            levels.push(Level {
-                square: position,
-                modulus_bits: 64 - u32::from(position),
-                refs,
-                holders,
-            });
+            levels.push(Level::new(position, refs, holders));
             above |= bit;
         }
         let root_level = levels
@@ -158,12 +191,18 @@ pub(crate) fn node_digest(level: usize, residue: u64) -> u64 {
 
 /// Counts a tested node at `level` in `tally`.
 pub(crate) fn count_node(tally: &mut Tally, level: usize, residue: u64, passes: bool) {
-    let count = &mut tally.levels[level];
-    count.tested += 1;
+    tally.levels[level].tested += 1;
     if passes {
-        count.passed += 1;
-        count.digest = count.digest.wrapping_add(node_digest(level, residue));
+        count_passed(tally, level, residue);
     }
+}
+
+/// Counts a node at `level` that passed in `tally` (its test counted with its siblings').
+#[inline(always)]
+fn count_passed(tally: &mut Tally, level: usize, residue: u64) {
+    let count = &mut tally.levels[level];
+    count.passed += 1;
+    count.digest = count.digest.wrapping_add(node_digest(level, residue));
 }
 
 /// What a walk of some roots found: the certificate's counts and the magics.
@@ -421,6 +460,20 @@ impl Descent<'_> {
         residue: u64,
         tally: &mut Tally,
     ) -> bool {
+        if slots.len() <= SIEVE_MOST_SLOTS {
+            let taken = trail[..end].iter().fold(0, |set, &slot| set | 1 << slot);
+            let node = WordNode {
+                slot_count: slots.len(),
+                taken,
+                level,
+                residue,
+            };
+            return if self.v3 {
+                self.word_node::<true>(node, tally)
+            } else {
+                self.word_node::<false>(node, tally)
+            };
+        }
         if self.v3 {
             self.below::<true>(slots, trail, end, level, residue, tally)
         } else {
@@ -497,14 +550,7 @@ impl Descent<'_> {
     ) -> bool {
         let tree = self.tree;
         if level + 1 == tree.levels.len() {
-            let check = check_magic(tree.target, residue)
-                .expect("a residue that passes every level is a magic");
-            let found = Found {
-                magic: residue,
-                lowest: check.lowest,
-                highest: check.highest,
-            };
-            tally.add_found(found, self.keep);
+            self.record(residue, tally);
             return true;
         }
         if self.stop.load(Ordering::Relaxed) {
@@ -512,24 +558,15 @@ impl Descent<'_> {
         }
         let (children, step) = tree.children(level);
         tally.levels[level + 1].tested += children;
-        let child_bits = children.trailing_zeros();
-        match sieve_for(child_bits, slots.len()) {
-            Some(SieveKind::Lanes) => {
-                return self.sieved::<LaneSieve, V3>(slots, trail, end, level, residue, tally);
-            }
+        // Tables of at most a word of slots, whose sieves are the others, walk by `word_node`.
+        match sieve_for(children.trailing_zeros(), slots.len()) {
             Some(SieveKind::Arcs) => {
                 return self.sieved_wide::<V3>(slots, trail, end, level, residue, tally);
-            }
-            Some(SieveKind::Blocks) => {
-                return self.sieved::<BlockSieve, V3>(slots, trail, end, level, residue, tally);
-            }
-            Some(SieveKind::Spread) => {
-                return self.sieved::<SpreadSieve, V3>(slots, trail, end, level, residue, tally);
             }
             Some(SieveKind::Classes) => {
                 return self.sieved::<ClassSieve, V3>(slots, trail, end, level, residue, tally);
             }
-            None => {}
+            _ => {}
         }
         for child in 0..children {
             let residue = residue + child * step;
@@ -595,13 +632,165 @@ impl Descent<'_> {
         let Some(child_end) = fill(slots, trail, end, refs, self.shift, residue) else {
             return true;
         };
-        let count = &mut tally.levels[level];
-        count.passed += 1;
-        count.digest = count.digest.wrapping_add(node_digest(level, residue));
+        count_passed(tally, level, residue);
         let finished = self.below::<V3>(slots, trail, child_end, level, residue, tally);
         empty(slots, &trail[end..child_end]);
         finished
     }
+
+    /// Records `residue`, which passed every level, as a magic.
+    #[cold]
+    fn record(&self, residue: u64, tally: &mut Tally) {
+        let check = check_magic(self.tree.target, residue)
+            .expect("a residue that passes every level is a magic");
+        let found = Found {
+            magic: residue,
+            lowest: check.lowest,
+            highest: check.highest,
+        };
+        tally.add_found(found, self.keep);
+    }
+
+    /// [`below`](Self::below) in a table of at most a word of slots, which the walk does not
+    /// write below the root's ancestors ([`WordNode`]): the children are sieved here, and only
+    /// if some are left is there a call to walk them, so that the many nodes whose children
+    /// all fail (at a wide level's foot) cost no call and no sieve in memory.
+    #[inline(always)]
+    fn word_node<const V3: bool>(&self, node: WordNode, tally: &mut Tally) -> bool {
+        let WordNode {
+            slot_count, level, ..
+        } = node;
+        let tree = self.tree;
+        if level + 1 == tree.levels.len() {
+            self.record(node.residue, tally);
+            return true;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let (children, _) = tree.children(level);
+        tally.levels[level + 1].tested += children;
+        let child_bits = children.trailing_zeros();
+        let path = PathSlots::in_word(slot_count, node.taken, node.residue, self.shift);
+        let next = &tree.levels[level + 1];
+        // `each_child` with a visit that stops at once: whether no child is left.
+        let none = |_| false;
+        match sieve_for(child_bits, slot_count) {
+            Some(SieveKind::Lanes) => {
+                let sieve = LaneSieve::new(&path, next, child_bits);
+                sieve.each_child(none) || self.word_children::<_, V3>(&sieve, node, tally)
+            }
+            Some(SieveKind::Blocks) => {
+                let sieve = BlockSieve::new(&path, next, child_bits);
+                sieve.each_child(none) || self.word_children::<_, V3>(&sieve, node, tally)
+            }
+            Some(SieveKind::Spread) => {
+                let sieve = SpreadSieve::new(&path, next, child_bits);
+                sieve.each_child(none) || self.word_children::<_, V3>(&sieve, node, tally)
+            }
+            _ => self.word_unsieved::<V3>(node, tally),
+        }
+    }
+
+    /// [`word_children_in`](Self::word_children_in) in the x86-64-v3 copy if `V3`, in the
+    /// plain one otherwise.
+    #[inline(always)]
+    fn word_children<S: Sieve, const V3: bool>(
+        &self,
+        sieve: &S,
+        node: WordNode,
+        tally: &mut Tally,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if V3 {
+            // SAFETY: as in `below`: a `V3` walk begins in `start` only where the CPU has the
+            // features `word_children_v3` is compiled with.
+            return unsafe { self.word_children_v3(sieve, node, tally) };
+        }
+        self.word_children_plain(sieve, node, tally)
+    }
+
+    /// [`word_children_in`](Self::word_children_in) in plain code.
+    #[inline(never)]
+    fn word_children_plain<S: Sieve>(&self, sieve: &S, node: WordNode, tally: &mut Tally) -> bool {
+        self.word_children_in::<S, false>(sieve, node, tally)
+    }
+
+    /// [`word_children_in`](Self::word_children_in) compiled for x86-64-v3, as
+    /// [`below_v3`](Self::below_v3).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline(never)]
+    fn word_children_v3<S: Sieve>(&self, sieve: &S, node: WordNode, tally: &mut Tally) -> bool {
+        self.word_children_in::<S, true>(sieve, node, tally)
+    }
+
+    /// Walks the children `sieve` left of `node`: none lands on a filled slot it may not take,
+    /// so each passes if no two of its occupancies with different attacks land on one slot
+    /// ([`Level::landed`]).
+    #[inline(always)]
+    fn word_children_in<S: Sieve, const V3: bool>(
+        &self,
+        sieve: &S,
+        node: WordNode,
+        tally: &mut Tally,
+    ) -> bool {
+        let (_, step) = self.tree.children(node.level);
+        let level = node.level + 1;
+        sieve.each_child(|child| {
+            let residue = node.residue + child * step;
+            let Some(landed) = self.tree.levels[level].landed(residue, self.shift) else {
+                return true;
+            };
+            count_passed(tally, level, residue);
+            let child = WordNode {
+                taken: node.taken | landed,
+                level,
+                residue,
+                ..node
+            };
+            self.word_node::<V3>(child, tally)
+        })
+    }
+
+    /// The children of `node` at a level the walk does not sieve, each tested against the
+    /// path's slots and then as a sieved one.
+    #[inline(never)]
+    fn word_unsieved<const V3: bool>(&self, node: WordNode, tally: &mut Tally) -> bool {
+        let (children, step) = self.tree.children(node.level);
+        let level = node.level + 1;
+        let next = &self.tree.levels[level];
+        (0..children).all(|child| {
+            let residue = node.residue + child * step;
+            let path = PathSlots::in_word(node.slot_count, node.taken, residue, self.shift);
+            if !path.lets_through(next) {
+                return true;
+            }
+            let Some(landed) = next.landed(residue, self.shift) else {
+                return true;
+            };
+            count_passed(tally, level, residue);
+            let child = WordNode {
+                taken: node.taken | landed,
+                level,
+                residue,
+                ..node
+            };
+            self.word_node::<V3>(child, tally)
+        })
+    }
+}
+
+/// A node on the path in a table of at most a word of slots, which the walk keeps as the set
+/// of its filled slots rather than writing the table below the root's ancestors: a sieve needs
+/// only that set, and whether a child it keeps passes comes from where its occupancies land.
+#[derive(Clone, Copy)]
+struct WordNode {
+    slot_count: usize,
+    /// The slots the path to the node fills.
+    taken: u64,
+    level: usize,
+    residue: u64,
 }
 
 /// The children of a node that cannot pass because one of their occupancies lands on a slot
@@ -744,6 +933,20 @@ impl<'a> PathSlots<'a> {
         }
     }
 
+    /// The path to `residue` in a table of `slot_count` slots, at most a word, whose filled
+    /// slots are `taken`.
+    #[inline(always)]
+    fn in_word(slot_count: usize, taken: u64, residue: u64, shift: u32) -> Self {
+        PathSlots {
+            filled: &[],
+            taken,
+            every_slot: u64::MAX >> (64 - slot_count),
+            slot_count: slot_count as u32,
+            residue,
+            shift,
+        }
+    }
+
     /// The slot `key` lands on at the path's node.
     #[inline(always)]
     fn slot(&self, key: u64) -> u32 {
@@ -759,6 +962,17 @@ impl<'a> PathSlots<'a> {
             .iter()
             .fold(0u64, |set, &key| set | 1 << self.slot(key));
         self.taken & !holding
+    }
+
+    /// Whether every occupancy of `level` lands on an empty slot or one it may take, at the
+    /// path's node, in a table of at most a word of slots.
+    #[inline(always)]
+    fn lets_through(&self, level: &Level) -> bool {
+        level
+            .refs
+            .iter()
+            .zip(&level.holders)
+            .all(|(&(key, _), holders)| self.forbidden(holders) >> self.slot(key) & 1 == 0)
     }
 
     /// `set` turned down by `by` slots (slot `by`, modulo the slots, to bit 0).
@@ -808,7 +1022,7 @@ impl Sieve for LaneSieve {
         let slot_bits = path.slot_count.ilog2();
         let run_bits = child_bits - slot_bits;
         // A slot set times this is the set in every lane of a word.
-        let every_lane = u64::MAX / path.every_slot;
+        let every_lane = EVERY_SPACING[slot_bits as usize];
         let words = 1usize << child_bits.saturating_sub(6);
         let mut sieve = LaneSieve {
             bits: [0; LANE_SIEVE_WORDS],
@@ -870,6 +1084,18 @@ impl Sieve for LaneSieve {
     }
 }
 
+/// Per spacing of `2^k` bits (`k` up to 6), a bit every spacing: read, not divided out, as the
+/// lane and spread sieves are made for nearly every node that passes.
+const EVERY_SPACING: [u64; 7] = {
+    let mut every = [1; 7];
+    let mut k = 0;
+    while k < 6 {
+        every[k] = u64::MAX / ((1u64 << (1u32 << k)) - 1);
+        k += 1;
+    }
+    every
+};
+
 /// The sieve for levels with fewer children than slots, a bit a slot: an occupancy's product
 /// with child `c` is its product with child 0 plus `c * 2^(64 - child_bits)`, so child `c`
 /// lands `c` spacings (`slots / 2^child_bits`) after child 0's slot. Turned by child 0's slot,
@@ -905,7 +1131,7 @@ impl Sieve for SpreadSieve {
         let slot_bits = path.slot_count.ilog2();
         let spacing_bits = slot_bits - child_bits;
         // A bit every spacing: where the children land, turned by child 0's slot.
-        let landings = path.every_slot / ((1u64 << (1u32 << spacing_bits)) - 1);
+        let landings = path.every_slot & EVERY_SPACING[spacing_bits as usize];
         let mut dead = 0;
         for (&(key, _), holders) in level.refs.iter().zip(&level.holders) {
             let forbidden = path.forbidden(holders);
@@ -1352,6 +1578,48 @@ mod tests {
         }
     }
 
+    /// In tables of at most a word of slots, a child passes exactly when every occupancy lands
+    /// on a slot the path lets it take and no two with different attacks land on one slot
+    /// (`lets_through` and `landed`, the table-free walk's test), and the slots it then fills
+    /// are the path's and the ones it landed on; along random paths of bishops at 3 to 6 bits.
+    #[test]
+    fn where_a_childs_occupancies_land_decides_whether_it_passes() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut passed, mut failed) = (0, 0);
+        for (square, bits) in [(54, 3), (31, 4), (25, 4), (21, 6), (34, 6)] {
+            let target = Target::new(SliderKind::Bishop, square, bits, Scheme::Fancy).unwrap();
+            let tree = Tree::new(target).unwrap();
+            let never = AtomicBool::new(false);
+            let mut walker = Walker::new(&tree, &never);
+            random_paths(&mut walker, &mut rng, 60, |walker, level, node| {
+                let (children, step) = tree.children(level);
+                let filled = &walker.table.trail[..walker.trail_len];
+                let taken = filled.iter().fold(0u64, |set, &slot| set | 1 << slot);
+                let next = &tree.levels[level + 1];
+                for child in (0..children.min(4096)).map(|child| node + child * step) {
+                    let path = PathSlots::in_word(1 << bits, taken, child, walker.shift);
+                    let landed = next.landed(child, walker.shift);
+                    let lands_apart = path.lets_through(next) && landed.is_some();
+                    if walker.place(level + 1, child) {
+                        let after = &walker.table.trail[..walker.trail_len];
+                        let now = after.iter().fold(0u64, |set, &slot| set | 1 << slot);
+                        assert!(lands_apart, "{target:?} level {level}");
+                        assert_eq!(landed.map(|landed| taken | landed), Some(now));
+                        walker.leave(level + 1);
+                        passed += 1;
+                    } else {
+                        assert!(!lands_apart, "{target:?} level {level}");
+                        failed += 1;
+                    }
+                }
+            });
+        }
+        assert!(
+            passed > 1000 && failed > 1000,
+            "{passed} passed, {failed} failed"
+        );
+    }
+
     /// Every sieve keeps exactly the children whose occupancies each land on an empty slot or
     /// on their own attacks, at every level it serves, along random paths; an arc sieve too
     /// small for its runs keeps more, never fewer.
@@ -1476,13 +1744,7 @@ mod tests {
                 })
             })
             .collect();
-        let level = Level {
-            square: 0,
-            modulus_bits: 0,
-            refs,
-            holders,
-        };
-        (filled, level, lets_through)
+        (filled, Level::new(0, refs, holders), lets_through)
     }
 
     /// The block sieve, on random tables of 16 to 64 slots and occupancies, and the arc sieve on
