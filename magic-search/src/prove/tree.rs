@@ -410,7 +410,9 @@ impl<'t> Walker<'t> {
             true
         };
         match kind {
-            SieveKind::Lanes => LaneSieve::new(&path, next, child_bits).each_child(keep),
+            SieveKind::Lanes => {
+                LaneSieve::<LANE_SIEVE_WORDS>::new(&path, next, child_bits).each_child(keep)
+            }
             SieveKind::Arcs => {
                 ArcSieve::<ARC_SIEVE_RUNS>::new(&path, next, child_bits).each_child(keep)
             }
@@ -676,8 +678,12 @@ impl Descent<'_> {
         // `each_child` with a visit that stops at once: whether no child is left.
         let none = |_| false;
         match sieve_for(child_bits, slot_count) {
+            Some(SieveKind::Lanes) if child_bits <= 6 => {
+                let sieve = LaneSieve::<1>::new(&path, next, child_bits);
+                sieve.each_child(none) || self.word_children::<_, V3>(&sieve, node, tally)
+            }
             Some(SieveKind::Lanes) => {
-                let sieve = LaneSieve::new(&path, next, child_bits);
+                let sieve = LaneSieve::<LANE_SIEVE_WORDS>::new(&path, next, child_bits);
                 sieve.each_child(none) || self.word_children::<_, V3>(&sieve, node, tally)
             }
             Some(SieveKind::Blocks) => {
@@ -997,9 +1003,10 @@ fn turn(key: u64, residue: u64, child_bits: u32) -> u64 {
 /// With an occupancy's turn `u = q * run + p`, child `b * run + o` lands in slot `b + q` when
 /// `o + p < run` and in slot `b + q + 1` otherwise (modulo the slots): so the occupancy takes
 /// from the lanes below `run - p` its forbidden slots turned by `q`, and from the others the
-/// same turned by `q + 1`, the same two masks in every lane of a word.
-pub(crate) struct LaneSieve {
-    bits: [u64; LANE_SIEVE_WORDS],
+/// same turned by `q + 1`, the same two masks in every lane of a word. `WORDS` words, at most
+/// [`LANE_SIEVE_WORDS`]: a level of at most 64 children takes one, which stays in a register.
+pub(crate) struct LaneSieve<const WORDS: usize> {
+    bits: [u64; WORDS],
     words: usize,
     slot_bits: u32,
     run_bits: u32,
@@ -1008,7 +1015,7 @@ pub(crate) struct LaneSieve {
 /// The lane sieve's words.
 const LANE_SIEVE_WORDS: usize = 8;
 
-impl LaneSieve {
+impl LaneSieve<LANE_SIEVE_WORDS> {
     /// Whether the lane sieve holds a node's `2^child_bits` children (the block sieve takes
     /// wider levels).
     fn holds(child_bits: u32) -> bool {
@@ -1016,7 +1023,7 @@ impl LaneSieve {
     }
 }
 
-impl Sieve for LaneSieve {
+impl<const WORDS: usize> Sieve for LaneSieve<WORDS> {
     #[inline(always)]
     fn new(path: &PathSlots<'_>, level: &Level, child_bits: u32) -> Self {
         let slot_bits = path.slot_count.ilog2();
@@ -1024,8 +1031,9 @@ impl Sieve for LaneSieve {
         // A slot set times this is the set in every lane of a word.
         let every_lane = EVERY_SPACING[slot_bits as usize];
         let words = 1usize << child_bits.saturating_sub(6);
+        debug_assert!(words <= WORDS, "{WORDS} words hold the lanes");
         let mut sieve = LaneSieve {
-            bits: [0; LANE_SIEVE_WORDS],
+            bits: [0; WORDS],
             words,
             slot_bits,
             run_bits,
@@ -1627,7 +1635,7 @@ mod tests {
     fn the_sieves_keep_exactly_the_children_the_path_lets_through() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut kept, mut dropped, mut cramped_extra) = (0u64, 0u64, 0);
-        let (mut served, mut wide_runs) = ([0; 5], 0);
+        let (mut served, mut wide_runs, mut one_word_lanes) = ([0; 5], 0, 0);
         // Bishop g7, c8, f2, c5 and f6, whose levels take lanes and spread, h4 and g5, whose
         // levels of 2^16 children a node take the block sieve, d5 and e5 at 8 bits, classes, and
         // e4 at 8 and 7 bits, runs in tables of 256 and 128 slots.
@@ -1670,7 +1678,13 @@ mod tests {
                 let mut sieved = Vec::new();
                 match kind {
                     SieveKind::Lanes => {
-                        sieved.push(sieved_children::<LaneSieve>(&path, next, child_bits));
+                        sieved.push(sieved_children::<LaneSieve<LANE_SIEVE_WORDS>>(
+                            &path, next, child_bits,
+                        ));
+                        if child_bits <= 6 {
+                            sieved.push(sieved_children::<LaneSieve<1>>(&path, next, child_bits));
+                            one_word_lanes += 1;
+                        }
                     }
                     SieveKind::Arcs => sieved.push(sieved_children::<ArcSieve<ARC_SIEVE_RUNS>>(
                         &path, next, child_bits,
@@ -1708,9 +1722,11 @@ mod tests {
                 && dropped > 1000
                 && served.iter().all(|&n| n > 50)
                 && wide_runs > 20
+                && one_word_lanes > 20
                 && cramped_extra > 0,
             "{kept} kept, {dropped} dropped, {served:?} served (lanes, arcs, blocks, spread, \
-             classes), {wide_runs} runs in wide tables, {cramped_extra} extra"
+             classes), {wide_runs} runs in wide tables, {one_word_lanes} lanes in one word, \
+             {cramped_extra} extra"
         );
     }
 
