@@ -279,6 +279,9 @@ struct Descent<'t> {
     keep: usize,
     /// Whether the walk runs in its x86-64-v3 copy ([`Walker::v3`]).
     v3: bool,
+    /// Whether the walk leaves the table as the roots' ancestors filled it
+    /// ([`Walker::by_slot_sets`]).
+    by_slot_sets: bool,
 }
 
 /// One thread's walker: a table shared by every node of the path being walked.
@@ -294,6 +297,11 @@ pub(crate) struct Walker<'t> {
     /// Whether the walk runs in its copy compiled for x86-64-v3 (`Descent::below_v3`): only
     /// where the CPU has its features ([`x86_64_v3`]).
     v3: bool,
+    /// Whether the walk below the roots' ancestors keeps each node as the set of slots its path
+    /// fills rather than in the table ([`WordNode`]): in tables of at most a word of slots
+    /// whose levels below the roots are all sieved (every bishop's; not a rook's at 6 bits or
+    /// fewer, whose rank squares' levels have two children).
+    by_slot_sets: bool,
 }
 
 impl<'t> Walker<'t> {
@@ -310,6 +318,14 @@ impl<'t> Walker<'t> {
             marks: vec![0; tree.levels.len()],
             shift: 64 - u32::from(bits),
             v3: x86_64_v3(),
+            by_slot_sets: 1usize << bits <= SIEVE_MOST_SLOTS
+                && (tree.root_level..tree.levels.len() - 1).all(|level| {
+                    let child_bits = tree.children(level).0.trailing_zeros();
+                    matches!(
+                        sieve_for(child_bits, 1 << bits),
+                        Some(SieveKind::Lanes | SieveKind::Blocks | SieveKind::Spread)
+                    )
+                }),
         }
     }
 
@@ -317,6 +333,16 @@ impl<'t> Walker<'t> {
     #[cfg(test)]
     fn plain(self) -> Self {
         Walker { v3: false, ..self }
+    }
+
+    /// The same walker writing every node of the path in the table, even where it could keep
+    /// them as slot sets.
+    #[cfg(test)]
+    fn in_the_table(self) -> Self {
+        Walker {
+            by_slot_sets: false,
+            ..self
+        }
     }
 
     /// Walks the subtree of root `residue`, adding to `tally`; `false` if the walk was stopped
@@ -345,6 +371,7 @@ impl<'t> Walker<'t> {
             shift: self.shift,
             keep,
             v3: self.v3,
+            by_slot_sets: self.by_slot_sets,
         };
         let finished = entered <= root_level
             || descent.start(
@@ -462,7 +489,7 @@ impl Descent<'_> {
         residue: u64,
         tally: &mut Tally,
     ) -> bool {
-        if slots.len() <= SIEVE_MOST_SLOTS {
+        if self.by_slot_sets {
             let taken = trail[..end].iter().fold(0, |set, &slot| set | 1 << slot);
             let node = WordNode {
                 slot_count: slots.len(),
@@ -560,15 +587,25 @@ impl Descent<'_> {
         }
         let (children, step) = tree.children(level);
         tally.levels[level + 1].tested += children;
-        // Tables of at most a word of slots, whose sieves are the others, walk by `word_node`.
         match sieve_for(children.trailing_zeros(), slots.len()) {
+            Some(SieveKind::Lanes) => {
+                return self.sieved::<LaneSieve<LANE_SIEVE_WORDS>, V3>(
+                    slots, trail, end, level, residue, tally,
+                );
+            }
             Some(SieveKind::Arcs) => {
                 return self.sieved_wide::<V3>(slots, trail, end, level, residue, tally);
+            }
+            Some(SieveKind::Blocks) => {
+                return self.sieved::<BlockSieve, V3>(slots, trail, end, level, residue, tally);
+            }
+            Some(SieveKind::Spread) => {
+                return self.sieved::<SpreadSieve, V3>(slots, trail, end, level, residue, tally);
             }
             Some(SieveKind::Classes) => {
                 return self.sieved::<ClassSieve, V3>(slots, trail, end, level, residue, tally);
             }
-            _ => {}
+            None => {}
         }
         for child in 0..children {
             let residue = residue + child * step;
@@ -694,7 +731,7 @@ impl Descent<'_> {
                 let sieve = SpreadSieve::new(&path, next, child_bits);
                 sieve.each_child(none) || self.word_children::<_, V3>(&sieve, node, tally)
             }
-            _ => self.word_unsieved::<V3>(node, tally),
+            _ => unreachable!("a walk by slot sets has every level below its roots sieved"),
         }
     }
 
@@ -731,9 +768,7 @@ impl Descent<'_> {
         self.word_children_in::<S, true>(sieve, node, tally)
     }
 
-    /// Walks the children `sieve` left of `node`: none lands on a filled slot it may not take,
-    /// so each passes if no two of its occupancies with different attacks land on one slot
-    /// ([`Level::landed`]).
+    /// Walks the children `sieve` left of `node`.
     #[inline(always)]
     fn word_children_in<S: Sieve, const V3: bool>(
         &self,
@@ -742,48 +777,26 @@ impl Descent<'_> {
         tally: &mut Tally,
     ) -> bool {
         let (_, step) = self.tree.children(node.level);
-        let level = node.level + 1;
-        sieve.each_child(|child| {
-            let residue = node.residue + child * step;
-            let Some(landed) = self.tree.levels[level].landed(residue, self.shift) else {
-                return true;
-            };
-            count_passed(tally, level, residue);
-            let child = WordNode {
-                taken: node.taken | landed,
-                level,
-                residue,
-                ..node
-            };
-            self.word_node::<V3>(child, tally)
-        })
+        sieve.each_child(|child| self.word_child::<V3>(node, node.residue + child * step, tally))
     }
 
-    /// The children of `node` at a level the walk does not sieve, each tested against the
-    /// path's slots and then as a sieved one.
-    #[inline(never)]
-    fn word_unsieved<const V3: bool>(&self, node: WordNode, tally: &mut Tally) -> bool {
-        let (children, step) = self.tree.children(node.level);
+    /// Tests `residue`, a child of `node` none of whose occupancies lands on a filled slot it
+    /// may not take, and walks it if it passes: if no two of its occupancies with different
+    /// attacks land on one slot ([`Level::landed`]).
+    #[inline(always)]
+    fn word_child<const V3: bool>(&self, node: WordNode, residue: u64, tally: &mut Tally) -> bool {
         let level = node.level + 1;
-        let next = &self.tree.levels[level];
-        (0..children).all(|child| {
-            let residue = node.residue + child * step;
-            let path = PathSlots::in_word(node.slot_count, node.taken, residue, self.shift);
-            if !path.lets_through(next) {
-                return true;
-            }
-            let Some(landed) = next.landed(residue, self.shift) else {
-                return true;
-            };
-            count_passed(tally, level, residue);
-            let child = WordNode {
-                taken: node.taken | landed,
-                level,
-                residue,
-                ..node
-            };
-            self.word_node::<V3>(child, tally)
-        })
+        let Some(landed) = self.tree.levels[level].landed(residue, self.shift) else {
+            return true;
+        };
+        count_passed(tally, level, residue);
+        let child = WordNode {
+            taken: node.taken | landed,
+            level,
+            residue,
+            ..node
+        };
+        self.word_node::<V3>(child, tally)
     }
 }
 
@@ -972,7 +985,7 @@ impl<'a> PathSlots<'a> {
 
     /// Whether every occupancy of `level` lands on an empty slot or one it may take, at the
     /// path's node, in a table of at most a word of slots.
-    #[inline(always)]
+    #[cfg(test)]
     fn lets_through(&self, level: &Level) -> bool {
         level
             .refs
@@ -1882,6 +1895,51 @@ mod tests {
             assert!(passed > 1000, "{target:?}: {passed} passed");
             assert_eq!(walk(true), plain, "{target:?}");
             found += plain.found_count;
+        }
+        assert!(found > 0);
+    }
+
+    /// The walk by slot sets (plain and x86-64-v3) counts what the walk in the table counts,
+    /// on bishops at 3 to 6 bits (every kind of sieve; d8 at 5 bits whole, with its magics); a
+    /// rook at 4 bits, whose levels of two children are not sieved, walks in the table.
+    #[test]
+    fn the_walk_by_slot_sets_counts_what_the_walk_in_the_table_counts() {
+        let mut found = 0;
+        for (kind, square, bits, roots) in [
+            (SliderKind::Bishop, 54, 3, 0x40000..0x40040),
+            (SliderKind::Bishop, 31, 4, 0x101..0x102),
+            (SliderKind::Bishop, 59, 5, 0..u64::MAX),
+            (SliderKind::Bishop, 19, 6, 0x4000..0x4002),
+            (SliderKind::Rook, 0, 4, 0x3000..0x3004),
+        ] {
+            let target = Target::new(kind, square, bits, Scheme::Fancy).unwrap();
+            let tree = Tree::new(target).unwrap();
+            let roots = roots.start..roots.end.min(tree.root_count());
+            let never = AtomicBool::new(false);
+            let walk = |walker: Walker<'_>| {
+                let mut walker = walker;
+                let mut tally = Tally::new(tree.levels.len());
+                for root in roots.clone() {
+                    assert!(walker.walk_root(root, 8, &mut tally));
+                }
+                tally
+            };
+            let walker = Walker::new(&tree, &never);
+            assert_eq!(
+                walker.by_slot_sets,
+                kind == SliderKind::Bishop,
+                "{target:?}"
+            );
+            let in_the_table = walk(Walker::new(&tree, &never).in_the_table());
+            let passed: u64 = in_the_table.levels.iter().map(|level| level.passed).sum();
+            assert!(passed > 1000, "{target:?}: {passed} passed");
+            assert_eq!(walk(walker), in_the_table, "{target:?}");
+            assert_eq!(
+                walk(Walker::new(&tree, &never).plain()),
+                in_the_table,
+                "{target:?}"
+            );
+            found += in_the_table.found_count;
         }
         assert!(found > 0);
     }
