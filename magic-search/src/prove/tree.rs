@@ -284,7 +284,8 @@ struct Descent<'t> {
     by_slot_sets: bool,
 }
 
-/// One thread's walker: a table shared by every node of the path being walked.
+/// One thread's walker: a table shared by every node of the path being walked (where it walks
+/// by slot sets, by the roots' ancestors only).
 pub(crate) struct Walker<'t> {
     tree: &'t Tree,
     stop: &'t AtomicBool,
@@ -690,10 +691,10 @@ impl Descent<'_> {
         tally.add_found(found, self.keep);
     }
 
-    /// [`below`](Self::below) in a table of at most a word of slots, which the walk does not
-    /// write below the root's ancestors ([`WordNode`]): the children are sieved here, and only
-    /// if some are left is there a call to walk them, so that the many nodes whose children
-    /// all fail (at a wide level's foot) cost no call and no sieve in memory.
+    /// [`below`](Self::below) by slot sets ([`WordNode`], [`Walker::by_slot_sets`]): the
+    /// children are sieved here, and only if some are left is there a call to walk them, so
+    /// that the many nodes whose children all fail (at a wide level's foot) cost no call and
+    /// no sieve in memory.
     #[inline(always)]
     fn word_node<const V3: bool>(&self, node: WordNode, tally: &mut Tally) -> bool {
         let WordNode {
