@@ -16,9 +16,11 @@
 //! attacks: the fact the prover's sieves use too, taken from the replay's own occupancies). Then,
 //! where a node has at least as many children as slots, it marks the runs of children landing on
 //! those slots: up to 512 children with runs of up to 8, laid out a byte of slots at a time and
-//! turned by where child 0 lands; wider levels slot by slot, each slot's run the tail of one block
-//! of children and the head of the next, so that a block keeps one interval of children left; all
-//! at once for an occupancy that can share no slot. Where it has fewer children than slots (at
+//! turned by where child 0 lands; wider levels by blocks of a slot's run, each slot's run the tail
+//! of one block of children and the head of the next, cut at one place a given occupancy, so that
+//! a block keeps one interval of children left, bounded by batches of occupancies taken in order
+//! of their cut, the first to reach a block bounding it; all at once for an occupancy that can
+//! share no slot. Where it has fewer children than slots (at
 //! least 8), child `c` lands `c` spacings after child 0, so the slots turned by child 0's hold each
 //! child's fate a spacing apart. The prover instead keeps what is left: up to 512 children a bit
 //! each, ordered by place within a slot's run (two masks per occupancy), wider levels as each
@@ -498,6 +500,12 @@ struct Replayer<'a> {
     dead_words: &'a [Range<usize>],
 }
 
+/// The most occupancies [`blocks_out`] bounds the blocks by at once, in order of their cuts:
+/// 16 in tables of 64 slots, 8 in smaller ones, whose occupancies rule out fewer blocks each
+/// (the quickest of 4, 8 and 16 on bishops at 4 and 6 bits, `results/analysis.md`). The screen
+/// ends after a batch that leaves no child.
+const BLOCKS_OUT_MOST_BATCH: usize = 16;
+
 /// Words that share no cache line with any other allocation. Each replayer's words are
 /// written on its own thread, while every thread reads the target's levels and squares,
 /// allocated from the same heap: a small buffer of words could take a freed chunk beside
@@ -816,9 +824,14 @@ impl Replayer<'_> {
 /// than [`laid_out`] serves, from each occupancy's landing position of child 0 and the slots
 /// it cannot share. The children landing on slot `s` are a run from `s * run` less child 0's
 /// position, round the end: the tail of one block of `run` children (block `b` from `b * run`)
-/// and the head of the next. So what is ruled out of a block is a head and a tail, and each
-/// block keeps the interval of its children left: after the longest head, before the longest
-/// tail. `false` if no child is left (`dead` is then not written).
+/// and the head of the next, cut at the same place in the block for every slot of one
+/// occupancy. So what is ruled out of a block is a head and a tail, and each block keeps the
+/// interval of its children left: after the longest head, before the longest tail. Taken in
+/// batches, and in each in order of their cut, the first occupancy to rule out a block's tail
+/// bounds it (the lowest cut of the batch), and the last to rule out its head: each block is
+/// bounded at most once a batch, whatever the number of slots the occupancies cannot share, and
+/// the screen ends after a batch that leaves no child. `false` if no child is left (`dead` is
+/// then not written).
 fn blocks_out(
     occupancies: impl Iterator<Item = (u64, u64)>,
     children: u64,
@@ -828,24 +841,71 @@ fn blocks_out(
     let run = children / slots;
     let run_bits = run.trailing_zeros();
     let every_slot = !0u64 >> (64 - slots);
+    // A set of slots (or blocks) turned down by `by`, round the table: `by` to 0.
+    let turned = |set: u64, by: u64| match by {
+        0 => set,
+        _ => (set >> by | set << (slots - by)) & every_slot,
+    };
     // The blocks past the table's are empty from the start, so that the look for a block
     // left reads all 64 whatever the table.
     let (mut starts, mut ends) = ([0u32; 64], [0u32; 64]);
     ends[..slots as usize].fill(run as u32);
-    for (first_child_at, out) in occupancies {
-        if out == every_slot {
-            return false;
+    let mut occupancies = occupancies;
+    let batch = if slots == 64 {
+        BLOCKS_OUT_MOST_BATCH
+    } else {
+        BLOCKS_OUT_MOST_BATCH / 2
+    };
+    loop {
+        // Per occupancy of the batch, its cut times 2^32 plus its place, and the blocks whose
+        // tails it rules out.
+        let (mut order, mut tails, mut count) = (
+            [0u64; BLOCKS_OUT_MOST_BATCH],
+            [0u64; BLOCKS_OUT_MOST_BATCH],
+            0,
+        );
+        for (first_child_at, out) in occupancies.by_ref().take(batch) {
+            if out == every_slot {
+                return false;
+            }
+            // Child 0 lands `first_child_at = q * run + p` into the products: slot `s` takes
+            // the children from `s * run - first_child_at`, block `s - q` from 0 where `p` is
+            // 0, and block `s - q - 1` from `run - p` otherwise. Masks and shifts: powers of
+            // two.
+            let phase = first_child_at & (run - 1);
+            let behind = ((first_child_at >> run_bits) + u64::from(phase != 0)) & (slots - 1);
+            let cut = (run - phase) & (run - 1);
+            order[count] = cut << 32 | count as u64;
+            tails[count] = turned(out, behind);
+            count += 1;
         }
-        let mut rest = out;
-        while rest != 0 {
-            let slot = u64::from(rest.trailing_zeros());
-            rest &= rest - 1;
-            // Powers of two: masks and shifts, not divisions.
-            let from = (slot * run).wrapping_sub(first_child_at) & (children - 1);
-            let (tail_of, cut) = ((from >> run_bits) as usize, (from & (run - 1)) as u32);
-            let head_of = (tail_of + 1) & (slots as usize - 1);
-            ends[tail_of] = ends[tail_of].min(cut);
-            starts[head_of] = starts[head_of].max(cut);
+        if count == 0 {
+            break;
+        }
+        let order = &mut order[..count];
+        order.sort_unstable();
+        let cut_and_tails = |&key: &u64| ((key >> 32) as u32, tails[key as u32 as usize]);
+        let mut bounded = 0;
+        for (cut, tails) in order.iter().map(cut_and_tails) {
+            let mut first = tails & !bounded;
+            bounded |= tails;
+            while first != 0 {
+                let end = &mut ends[first.trailing_zeros() as usize];
+                *end = (*end).min(cut);
+                first &= first - 1;
+            }
+        }
+        bounded = 0;
+        for (cut, tails) in order.iter().rev().map(cut_and_tails) {
+            // The heads: the blocks after the tails.
+            let heads = turned(tails, slots - 1);
+            let mut first = heads & !bounded;
+            bounded |= heads;
+            while first != 0 {
+                let start = &mut starts[first.trailing_zeros() as usize];
+                *start = (*start).max(cut);
+                first &= first - 1;
+            }
         }
         if !starts
             .iter()
@@ -1013,9 +1073,14 @@ mod tests {
         for (children, slots) in [(32u64, 2u64), (256, 4), (256, 16), (1024, 64), (4096, 16)] {
             assert!(!laid_out(children, slots));
             for _ in 0..60 {
-                // Sparse sets, so that some children are left.
-                let occupancies: Vec<(u64, u64)> = (0..1 + next() % 5)
-                    .map(|_| (next() % children, next() & next() & (!0 >> (64 - slots))))
+                // Sparse sets, so that some children are left; up to 40 occupancies, so that
+                // the screen bounds the blocks in several batches.
+                let many = next() % 2 == 0;
+                let occupancies: Vec<(u64, u64)> = (0..1 + next() % if many { 40 } else { 5 })
+                    .map(|_| {
+                        let sparse = next() & next() & if many { next() & next() } else { !0 };
+                        (next() % children, sparse & (!0 >> (64 - slots)))
+                    })
                     .collect();
                 let mut dead = vec![0; children.div_ceil(64) as usize];
                 if !blocks_out(occupancies.iter().copied(), children, slots, &mut dead) {
