@@ -500,12 +500,6 @@ struct Replayer<'a> {
     dead_words: &'a [Range<usize>],
 }
 
-/// The most occupancies [`blocks_out`] bounds the blocks by at once, in order of their cuts:
-/// 16 in tables of 64 slots, 8 in smaller ones, whose occupancies rule out fewer blocks each
-/// (the quickest of 4, 8 and 16 on bishops at 4 and 6 bits, `results/analysis.md`). The screen
-/// ends after a batch that leaves no child.
-const BLOCKS_OUT_MOST_BATCH: usize = 16;
-
 /// Words that share no cache line with any other allocation. Each replayer's words are
 /// written on its own thread, while every thread reads the target's levels and squares,
 /// allocated from the same heap: a small buffer of words could take a freed chunk beside
@@ -818,6 +812,12 @@ impl Replayer<'_> {
         true
     }
 }
+
+/// The most occupancies [`blocks_out`] bounds the blocks by at once, in order of their cuts:
+/// 16 in tables of 64 slots, 8 in smaller ones, whose occupancies rule out fewer blocks each
+/// (the quickest of 4, 8 and 16 on bishops at 4 and 6 bits, `results/analysis.md`). The screen
+/// ends after a batch that leaves no child.
+const BLOCKS_OUT_MOST_BATCH: usize = 16;
 
 /// The children ruled out (`dead`, a bit a child, the bits past the last child set) where a
 /// node has at least as many `children` as a table of at most 64 `slots` has slots, but more
