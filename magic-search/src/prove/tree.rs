@@ -1859,52 +1859,12 @@ mod tests {
         );
     }
 
-    /// The walk's plain copy and its x86-64-v3 copy count the same nodes, pass the same and
-    /// find the same magics, on levels sieved by lanes and by runs and on levels not sieved.
+    /// Every way the walk runs counts the same: its plain and x86-64-v3 copies, and in tables
+    /// of at most 64 slots by slot sets and in the table: bishop g7 at 3 bits (lanes), h4 at 4
+    /// (blocks and lanes), d8 at 5 whole (its magics), d3 at 6 (blocks and spread), rook a1 at
+    /// 4 (levels of two children, not sieved: in the table) and h5 at 10 (not sieved).
     #[test]
-    fn the_plain_and_the_x86_64_v3_walks_agree() {
-        if !x86_64_v3() {
-            eprintln!("skipped: this CPU lacks x86-64-v3, so only the plain walk runs here");
-            return;
-        }
-        let mut found = 0;
-        // Bishop g7 at 3 bits (lanes), h4 at 4 (blocks and lanes), d8 at 5 whole (its magics),
-        // rook h5 at 10 (not sieved).
-        for (kind, square, bits, roots) in [
-            (SliderKind::Bishop, 54, 3, 0x40000..0x40040),
-            (SliderKind::Bishop, 31, 4, 0x800..0x801),
-            (SliderKind::Bishop, 59, 5, 0..u64::MAX),
-            (SliderKind::Rook, 39, 10, 0x100..0x104),
-        ] {
-            let target = Target::new(kind, square, bits, Scheme::Fancy).unwrap();
-            let tree = Tree::new(target).unwrap();
-            let roots = roots.start..roots.end.min(tree.root_count());
-            let never = AtomicBool::new(false);
-            let walk = |v3: bool| {
-                let mut walker = Walker::new(&tree, &never);
-                if !v3 {
-                    walker = walker.plain();
-                }
-                let mut tally = Tally::new(tree.levels.len());
-                for root in roots.clone() {
-                    assert!(walker.walk_root(root, 8, &mut tally));
-                }
-                tally
-            };
-            let plain = walk(false);
-            let passed: u64 = plain.levels.iter().map(|level| level.passed).sum();
-            assert!(passed > 1000, "{target:?}: {passed} passed");
-            assert_eq!(walk(true), plain, "{target:?}");
-            found += plain.found_count;
-        }
-        assert!(found > 0);
-    }
-
-    /// The walk by slot sets (plain and x86-64-v3) counts what the walk in the table counts,
-    /// on bishops at 3 to 6 bits (every kind of sieve; d8 at 5 bits whole, with its magics); a
-    /// rook at 4 bits, whose levels of two children are not sieved, walks in the table.
-    #[test]
-    fn the_walk_by_slot_sets_counts_what_the_walk_in_the_table_counts() {
+    fn every_way_the_walk_runs_counts_the_same() {
         let mut found = 0;
         for (kind, square, bits, roots) in [
             (SliderKind::Bishop, 54, 3, 0x40000..0x40040),
@@ -1912,6 +1872,7 @@ mod tests {
             (SliderKind::Bishop, 59, 5, 0..u64::MAX),
             (SliderKind::Bishop, 19, 6, 0x4000..0x4002),
             (SliderKind::Rook, 0, 4, 0x3000..0x3004),
+            (SliderKind::Rook, 39, 10, 0x100..0x104),
         ] {
             let target = Target::new(kind, square, bits, Scheme::Fancy).unwrap();
             let tree = Tree::new(target).unwrap();
@@ -1925,22 +1886,24 @@ mod tests {
                 }
                 tally
             };
-            let walker = Walker::new(&tree, &never);
-            assert_eq!(
-                walker.by_slot_sets,
-                kind == SliderKind::Bishop,
-                "{target:?}"
-            );
-            let in_the_table = walk(Walker::new(&tree, &never).in_the_table());
-            let passed: u64 = in_the_table.levels.iter().map(|level| level.passed).sum();
+            let walker = || Walker::new(&tree, &never);
+            let by_slot_sets = walker().by_slot_sets;
+            assert_eq!(by_slot_sets, kind == SliderKind::Bishop, "{target:?}");
+            let plain_in_the_table = walk(walker().plain().in_the_table());
+            let passed: u64 = plain_in_the_table
+                .levels
+                .iter()
+                .map(|level| level.passed)
+                .sum();
             assert!(passed > 1000, "{target:?}: {passed} passed");
-            assert_eq!(walk(walker), in_the_table, "{target:?}");
-            assert_eq!(
-                walk(Walker::new(&tree, &never).plain()),
-                in_the_table,
-                "{target:?}"
-            );
-            found += in_the_table.found_count;
+            for (tally, how) in [
+                (walk(walker()), "as it runs here"),
+                (walk(walker().plain()), "plain"),
+                (walk(walker().in_the_table()), "in the table"),
+            ] {
+                assert_eq!(tally, plain_in_the_table, "{target:?} {how}");
+            }
+            found += plain_in_the_table.found_count;
         }
         assert!(found > 0);
     }
