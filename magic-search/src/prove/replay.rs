@@ -348,12 +348,7 @@ fn classes_out<A: IntoIterator<Item = usize>>(
                 out &= !(1 << (slot >> spacing_bits));
             }
         }
-        let turn = (first >> spacing_bits) as u32;
-        dead |= if children == 64 {
-            out.rotate_right(turn)
-        } else {
-            (out >> turn | out << (children - turn)) & every_child
-        };
+        dead |= turned_down(out, (first >> spacing_bits) as u32, children);
         if dead == every_child {
             break;
         }
@@ -793,12 +788,7 @@ impl Replayer<'_> {
                 let mut ruled_out = [0];
                 lay_out(&mut ruled_out, out, run, spread);
                 let ruled_out = ruled_out[0];
-                dead[0] |= if children == 64 {
-                    ruled_out.rotate_right(first_child_at as u32)
-                } else {
-                    ((ruled_out >> first_child_at) | (ruled_out << (children - first_child_at)))
-                        & (!0u64 >> (64 - children))
-                };
+                dead[0] |= turned_down(ruled_out, first_child_at as u32, children as u32);
             } else {
                 let mut landed = [0; (LAID_OUT_MOST_CHILDREN / 64) as usize];
                 let landed = &mut landed[..dead.len()];
@@ -810,6 +800,17 @@ impl Replayer<'_> {
             }
         }
         true
+    }
+}
+
+/// `set`, a set of `size` bits (a power of two up to 64), turned down by `by` (below `size`)
+/// round the end: bit `by` to bit 0.
+#[inline(always)]
+fn turned_down(set: u64, by: u32, size: u32) -> u64 {
+    if size == 64 {
+        set.rotate_right(by)
+    } else {
+        (set >> by | set << (size - by)) & (!0u64 >> (64 - size))
     }
 }
 
@@ -841,11 +842,7 @@ fn blocks_out(
     let run = children / slots;
     let run_bits = run.trailing_zeros();
     let every_slot = !0u64 >> (64 - slots);
-    // A set of slots (or blocks) turned down by `by`, round the table: `by` to 0.
-    let turned = |set: u64, by: u64| match by {
-        0 => set,
-        _ => (set >> by | set << (slots - by)) & every_slot,
-    };
+    let turned = |set: u64, by: u64| turned_down(set, by as u32, slots as u32);
     // The blocks past the table's are empty from the start, so that the look for a block
     // left reads all 64 whatever the table.
     let (mut starts, mut ends) = ([0u32; 64], [0u32; 64]);
@@ -943,12 +940,7 @@ fn spaced_out(occupancies: impl Iterator<Item = (u32, u64)>, children: u64, slot
     let landings = (0..children).fold(0u64, |set, child| set | 1 << (child * spacing));
     let mut out_at_landings = 0;
     for (first, out) in occupancies {
-        let turned = if slots == 64 {
-            out.rotate_right(first)
-        } else {
-            (out >> first | out << (slots as u32 - first)) & (!0u64 >> (64 - slots))
-        };
-        out_at_landings |= turned & landings;
+        out_at_landings |= turned_down(out, first, slots as u32) & landings;
         if out_at_landings == landings {
             return !0;
         }

@@ -491,7 +491,7 @@ impl Descent<'_> {
         tally: &mut Tally,
     ) -> bool {
         if self.by_slot_sets {
-            let taken = trail[..end].iter().fold(0, |set, &slot| set | 1 << slot);
+            let taken = slot_set(&trail[..end]);
             let node = WordNode {
                 slot_count: slots.len(),
                 taken,
@@ -941,11 +941,7 @@ impl<'a> PathSlots<'a> {
         let word = slot_count <= SIEVE_MOST_SLOTS;
         PathSlots {
             filled,
-            taken: if word {
-                filled.iter().fold(0, |set, &slot| set | 1 << slot)
-            } else {
-                0
-            },
+            taken: if word { slot_set(filled) } else { 0 },
             every_slot: u64::MAX >> (64 - slot_count.min(64)),
             slot_count: slot_count as u32,
             residue,
@@ -1001,6 +997,12 @@ impl<'a> PathSlots<'a> {
         let twice = u128::from(set) | u128::from(set) << self.slot_count;
         (twice >> by) as u64 & self.every_slot
     }
+}
+
+/// The slots `filled` as a set, a bit a slot, in a table of at most a word of slots.
+#[inline(always)]
+fn slot_set(filled: &[u32]) -> u64 {
+    filled.iter().fold(0, |set, &slot| set | 1 << slot)
 }
 
 /// An occupancy's turn: the top `child_bits` bits of its key's product with the node, where
@@ -1616,7 +1618,7 @@ mod tests {
             random_paths(&mut walker, &mut rng, 60, |walker, level, node| {
                 let (children, step) = tree.children(level);
                 let filled = &walker.table.trail[..walker.trail_len];
-                let taken = filled.iter().fold(0u64, |set, &slot| set | 1 << slot);
+                let taken = slot_set(filled);
                 let next = &tree.levels[level + 1];
                 for child in (0..children.min(4096)).map(|child| node + child * step) {
                     let path = PathSlots::in_word(1 << bits, taken, child, walker.shift);
@@ -1624,7 +1626,7 @@ mod tests {
                     let lands_apart = path.lets_through(next) && landed.is_some();
                     if walker.place(level + 1, child) {
                         let after = &walker.table.trail[..walker.trail_len];
-                        let now = after.iter().fold(0u64, |set, &slot| set | 1 << slot);
+                        let now = slot_set(after);
                         assert!(lands_apart, "{target:?} level {level}");
                         assert_eq!(landed.map(|landed| taken | landed), Some(now));
                         walker.leave(level + 1);
