@@ -308,9 +308,22 @@ impl RootWalk<'_> {
         new_walker: impl Fn() -> W + Sync,
         walk_root: impl Fn(&mut W, u64, &mut Tally) -> bool + Sync,
     ) -> ProofReport {
+        let roots = report.roots.end.saturating_sub(report.roots.start);
+        let per_block = roots_per_block(roots, self.threads);
+        self.run_in_blocks(report, per_block, new_walker, walk_root)
+    }
+
+    /// [`run`](Self::run), `per_block` roots at a time a thread.
+    fn run_in_blocks<W>(
+        &self,
+        report: ProofReport,
+        per_block: u64,
+        new_walker: impl Fn() -> W + Sync,
+        walk_root: impl Fn(&mut W, u64, &mut Tally) -> bool + Sync,
+    ) -> ProofReport {
         let elapsed_ms = elapsed_since(report.elapsed_ms);
-        let (from, levels) = (report.done, report.tally.levels.len());
-        let blocks = report.roots.end.saturating_sub(from);
+        let (from, end, levels) = (report.done, report.roots.end, report.tally.levels.len());
+        let blocks = end.saturating_sub(from).div_ceil(per_block);
         let mut report = in_block_order(
             report,
             Split {
@@ -320,14 +333,21 @@ impl RootWalk<'_> {
             },
             new_walker,
             |walker, block| {
+                let first = from + block * per_block;
+                let roots = first..(first + per_block).min(end);
                 let mut tally = Tally::new(levels);
-                let finished = walk_root(walker, from + block, &mut tally);
-                (self.progress)(1);
-                finished.then_some(tally)
+                for root in roots.clone() {
+                    if !walk_root(walker, root, &mut tally) {
+                        return None;
+                    }
+                }
+                let walked = roots.end - roots.start;
+                (self.progress)(walked);
+                Some((tally, walked))
             },
-            |report, tally| {
+            |report, (tally, walked)| {
                 report.tally.absorb(&tally, self.keep);
-                report.done += 1;
+                report.done += walked;
             },
             |report| {
                 report.elapsed_ms = elapsed_ms();
@@ -338,6 +358,19 @@ impl RootWalk<'_> {
         report
     }
 }
+
+/// How many roots a thread walks between two turns at the shared state (a lock, the clock, the
+/// progress bar): one where roots are few (each then long enough that a turn costs nothing), up
+/// to [`MOST_ROOTS_A_BLOCK`] where they are many (bishop e2 at 4 bits has 2^31, most dead in
+/// microseconds: a turn each was a large part of their walk), still leaving each thread
+/// thousands of blocks, so that none waits long for the last.
+fn roots_per_block(roots: u64, threads: usize) -> u64 {
+    (roots / (threads.max(1) as u64 * BLOCKS_A_THREAD)).clamp(1, MOST_ROOTS_A_BLOCK)
+}
+
+/// See [`roots_per_block`].
+const MOST_ROOTS_A_BLOCK: u64 = 64;
+const BLOCKS_A_THREAD: u64 = 1 << 14;
 
 #[cfg(test)]
 mod tests;

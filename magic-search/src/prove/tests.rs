@@ -171,6 +171,65 @@ fn chunks_threads_and_resumption_give_the_single_runs_certificate() {
 }
 
 #[test]
+fn roots_walked_in_blocks_give_the_root_by_root_certificate() {
+    assert_eq!(roots_per_block(1 << 12, 2), 1);
+    assert_eq!(roots_per_block(1 << 18, 2), 8);
+    assert_eq!(roots_per_block(1 << 31, 2), MOST_ROOTS_A_BLOCK);
+    assert_eq!(roots_per_block(1 << 31, 0), MOST_ROOTS_A_BLOCK);
+
+    let target = bishop(D8, 5);
+    let roots = 0x101..0x3f3;
+    let single = run(target, roots.clone(), 1, 16);
+    let tree = Tree::new(target).unwrap();
+    let walk = |walker: &mut Walker<'_>, root, tally: &mut Tally| walker.walk_root(root, 16, tally);
+    // Blocks of one root, of a few (the range no multiple of them), of more than the range;
+    // each stopped after some roots and resumed with another block size.
+    for (per_block, resumed_per_block, threads) in [(1, 7, 2), (7, 64, 2), (1000, 1, 1)] {
+        let stop = AtomicBool::new(false);
+        let seen = AtomicU64::new(0);
+        let stop_at_100 = |n| {
+            if seen.fetch_add(n, Ordering::Relaxed) + n >= 100 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let walked = RootWalk {
+            threads,
+            keep: 16,
+            progress: &stop_at_100,
+            checkpoint: &|_| {},
+            stop: &stop,
+        };
+        let start = ProofReport::new(target, roots.clone()).unwrap();
+        let stopped = walked.run_in_blocks(start, per_block, || Walker::new(&tree, &stop), walk);
+        let covered = run(target, roots.start..stopped.done, 1, 16);
+        assert_eq!(stopped.tally, covered.tally, "blocks of {per_block}");
+        assert_eq!(
+            stopped.complete(),
+            per_block == 1000,
+            "blocks of {per_block}"
+        );
+
+        let never = AtomicBool::new(false);
+        let resumed = RootWalk {
+            stop: &never,
+            progress: &|_| {},
+            ..walked
+        };
+        let mut whole = resumed.run_in_blocks(
+            stopped,
+            resumed_per_block,
+            || Walker::new(&tree, &never),
+            walk,
+        );
+        whole.elapsed_ms = 0;
+        assert_eq!(
+            whole, single,
+            "blocks of {per_block}, then {resumed_per_block}"
+        );
+    }
+}
+
+#[test]
 fn black_magics_have_no_tree() {
     let target = Target::new(SliderKind::Rook, 0, 12, Scheme::Black).unwrap();
     let error = ProofReport::new(target, 0..1).unwrap_err();
