@@ -991,12 +991,22 @@ impl<'a> PathSlots<'a> {
             .all(|(&(key, _), holders)| self.forbidden(holders) >> self.slot(key) & 1 == 0)
     }
 
-    /// `set` turned down by `by` slots (slot `by`, modulo the slots, to bit 0).
+    /// `set` turned down by `by` slots, at most the slot count (slot `by`, modulo the slots,
+    /// to bit 0).
     #[inline(always)]
     fn turned(&self, set: u64, by: u32) -> u64 {
-        let twice = u128::from(set) | u128::from(set) << self.slot_count;
-        (twice >> by) as u64 & self.every_slot
+        turned_round(set, by, self.slot_count) & self.every_slot
     }
+}
+
+/// `set`, of `size` bits (at most 64), turned down by `by` (at most `size`) round its end: bit
+/// `by`, modulo `size`, to bit 0; the bits from `size` up are the caller's to mask. Two word
+/// shifts, not a `u128`'s (slower: `results/analysis.md`); by 64 they wrap to none, which
+/// leaves `set` as it is, as turning it by its size does.
+#[inline(always)]
+fn turned_round(set: u64, by: u32, size: u32) -> u64 {
+    debug_assert!(by <= size && size <= 64);
+    set.wrapping_shr(by) | set.wrapping_shl(size - by)
 }
 
 /// The slots `filled` as a set, a bit a slot, in a table of at most a word of slots.
@@ -1205,8 +1215,7 @@ impl Sieve for ClassSieve {
                 set | u64::from(at & class_of == class) << (at >> spacing_bits)
             });
             let forbidden = classes[class as usize & (CLASS_SIEVE_MOST_CLASSES - 1)] & !shared;
-            let twice = u128::from(forbidden) | u128::from(forbidden) << (1u32 << child_bits);
-            dead |= (twice >> (first >> spacing_bits)) as u64;
+            dead |= turned_round(forbidden, first >> spacing_bits, 1 << child_bits);
             if dead & every_child == every_child {
                 break;
             }
