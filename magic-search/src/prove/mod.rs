@@ -362,8 +362,8 @@ impl RootWalk<'_> {
 /// How many roots a thread walks between two turns at the shared state (a lock, the clock, the
 /// progress bar): one where roots are few (each then long enough that a turn costs nothing), up
 /// to [`MOST_ROOTS_A_BLOCK`] where they are many (bishop e2 at 4 bits has 2^31, most dead in
-/// microseconds: a turn each was a large part of their walk), still leaving each thread
-/// thousands of blocks, so that none waits long for the last.
+/// microseconds: a turn each was a large part of their walk). Wherever a block holds more than
+/// one root, each thread still has at least 2^14 blocks, so that none waits long for the last.
 fn roots_per_block(roots: u64, threads: usize) -> u64 {
     (roots / (threads.max(1) as u64 * BLOCKS_A_THREAD)).clamp(1, MOST_ROOTS_A_BLOCK)
 }
