@@ -2,9 +2,10 @@
 //! with its walker but the geometry, the formula and the choice of levels to sieve. It keeps,
 //! per level of the path, the whole table of the path's node there (every occupancy of its
 //! squares placed, a slot holding its attacks' number among the target's distinct sets of
-//! attacks, a byte), copied from the parent's when a node passes; a child is tested by placing
-//! its new occupancies (those holding its level's square) against its parent's table, which
-//! it only reads, and a scratch table of its own. The prover instead marks and unmarks the
+//! attacks, a byte); a child is tested by placing its new occupancies (those holding its
+//! level's square) into a copy of its parent's table, which then is its own if it passes, and
+//! at the last level, where no child's table is needed, against its parent's table, which it
+//! only reads, and a scratch table of its own. The prover instead marks and unmarks the
 //! entries of one shared table along its path: a walker that skipped or wrongly pruned any
 //! node, or left an entry behind, gives other counts or digests here.
 //!
@@ -464,7 +465,7 @@ struct Replayer<'a> {
     /// The attacks in each slot: at `level + 1` once every occupancy of the path's node at
     /// `level` is placed, at 0 none (what the nodes of `level` are tested against is at
     /// `level`). One allocation, level after level: tables allocated one by one lay 16 bytes
-    /// past a whole number of pages apart, where the copy between them (`fill`) was slow
+    /// past a whole number of pages apart, where the copy between them (`placed`) was slow
     /// (results/analysis.md).
     tables: Vec<Attacks>,
     /// Per table of `tables`, its filled slots, a bit each (slot `s` at bit `s % 64` of word
@@ -541,14 +542,13 @@ impl Replayer<'_> {
     fn root(&mut self, root: u64, root_level: usize, tally: &mut Tally) -> bool {
         for level in 0..root_level {
             let ancestor = root % (1u64 << (64 - self.squares[level]));
-            let passes = !self.collides(level, ancestor);
+            let passes = self.placed(level, ancestor);
             if ancestor == root {
                 count_node(tally, level, ancestor, passes);
             }
             if !passes {
                 return true;
             }
-            self.fill(level, ancestor);
         }
         self.node(root_level, root, tally);
         // Once set, `stop` stays set: a walk it cut short is never taken for whole.
@@ -557,7 +557,8 @@ impl Replayer<'_> {
 
     /// Whether two occupancies of the first `level + 1` squares need different attacks in
     /// one slot under `residue`, given that its parent's (those without the level's square)
-    /// do not.
+    /// do not, its table left unwritten: at the last level, where most nodes fail at their
+    /// first occupancy and none has children.
     #[inline(always)]
     fn collides(&mut self, level: usize, residue: u64) -> bool {
         self.node += 1;
@@ -583,19 +584,23 @@ impl Replayer<'_> {
         false
     }
 
-    /// Makes the table at `level + 1` that of `residue`, which passed at `level`: its parent's
-    /// (at `level`) and its own new occupancies.
-    fn fill(&mut self, level: usize, residue: u64) {
+    /// Whether `residue` passes at `level` (above the last), tested by placing its new
+    /// occupancies into a copy of its parent's table (at `level`): if it passes, the table at
+    /// `level + 1` is then its own: one pass over them, not a test and then a fill. Above the
+    /// last level most nodes a screen leaves pass (`results/analysis.md`), so the copy is
+    /// seldom wasted.
+    #[inline(always)]
+    fn placed(&mut self, level: usize, residue: u64) -> bool {
         if self.slots <= 64 {
-            self.fill_in::<1>(level, residue);
+            self.placed_in::<1>(level, residue)
         } else {
-            self.fill_in::<SLOT_WORDS>(level, residue);
+            self.placed_in::<SLOT_WORDS>(level, residue)
         }
     }
 
-    /// [`fill`](Self::fill) in a table whose slots take `WORDS` words as a set.
+    /// [`placed`](Self::placed) in a table whose slots take `WORDS` words as a set.
     #[inline(always)]
-    fn fill_in<const WORDS: usize>(&mut self, level: usize, residue: u64) {
+    fn placed_in<const WORDS: usize>(&mut self, level: usize, residue: u64) -> bool {
         let slots = self.slots;
         let (parents, own) = self.tables.split_at_mut((level + 1) * slots);
         let table = &mut own[..slots];
@@ -603,6 +608,12 @@ impl Replayer<'_> {
         let mut taken: [u64; WORDS] = core::array::from_fn(|word| self.taken[level][word]);
         for &(key, attacks) in &self.levels[level] {
             let index = magic_index(key, residue, self.shift);
+            let held = table[index];
+            if held != EMPTY && held != attacks {
+                return false;
+            }
+            // Written and marked whether empty or holding these attacks already: one branch,
+            // taken once a failing node, not one that follows which slots were empty.
             table[index] = attacks;
             // Masked: the slot is in the table; this spares the bounds check.
             taken[(index / 64) & (WORDS - 1)] |= 1u64 << (index % 64);
@@ -613,13 +624,18 @@ impl Replayer<'_> {
         {
             self.classes[level + 1] = layout.lay_out(&self.taken[level + 1]);
         }
+        true
     }
 
     /// Tests `residue` at `level`, counts it, and walks its subtree if it passes; inlined into
     /// the loop over a node's children, where most calls would only test.
     #[inline(always)]
     fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
-        let passes = !self.collides(level, residue);
+        let passes = if level + 1 < self.squares.len() {
+            self.placed(level, residue)
+        } else {
+            !self.collides(level, residue)
+        };
         count_node(tally, level, residue, passes);
         if passes {
             self.below(level, residue, tally);
@@ -646,7 +662,6 @@ impl Replayer<'_> {
             // The root is abandoned (see `root`): its subtree is left unwalked.
             return;
         }
-        self.fill(level, residue);
         let child_shift = 64 - self.squares[level];
         let Some(child_bits) = self.screened[level + 1] else {
             for child in 0..1u64 << (self.squares[level] - next) {
