@@ -2,12 +2,13 @@
 //! with its walker but the geometry, the formula and the choice of levels to sieve. It keeps,
 //! per level of the path, the whole table of the path's node there (every occupancy of its
 //! squares placed, a slot holding its attacks' number among the target's distinct sets of
-//! attacks, a byte); a child is tested by placing its new occupancies (those holding its
-//! level's square) into a copy of its parent's table, which then is its own if it passes, and
-//! at the last level, where no child's table is needed, against its parent's table, which it
-//! only reads, and a scratch table of its own. The prover instead marks and unmarks the
-//! entries of one shared table along its path: a walker that skipped or wrongly pruned any
-//! node, or left an entry behind, gives other counts or digests here.
+//! attacks, a byte). A child a screen left above the last level is tested by placing its new
+//! occupancies (those holding its level's square) into a copy of its parent's table, which
+//! then is its own if it passes; any other child against its parent's table, which it only
+//! reads, and a scratch table of its own, its table copied and filled only if it passes and
+//! has children. The prover instead marks and unmarks the entries of one shared table along
+//! its path: a walker that skipped or wrongly pruned any node, or left an entry behind, gives
+//! other counts or digests here.
 //!
 //! Where the prover sieves a node's children, the replay screens them at once before testing the
 //! rest one by one, but by its own route. It checks the premise on every key when it starts (a
@@ -557,8 +558,8 @@ impl Replayer<'_> {
 
     /// Whether two occupancies of the first `level + 1` squares need different attacks in
     /// one slot under `residue`, given that its parent's (those without the level's square)
-    /// do not, its table left unwritten: at the last level, where most nodes fail at their
-    /// first occupancy and none has children.
+    /// do not, its table left unwritten: where most nodes fail (the last level's, which have
+    /// no children, and those no screen left).
     #[inline(always)]
     fn collides(&mut self, level: usize, residue: u64) -> bool {
         self.node += 1;
@@ -586,9 +587,9 @@ impl Replayer<'_> {
 
     /// Whether `residue` passes at `level` (above the last), tested by placing its new
     /// occupancies into a copy of its parent's table (at `level`): if it passes, the table at
-    /// `level + 1` is then its own: one pass over them, not a test and then a fill. Above the
-    /// last level most nodes a screen leaves pass (`results/analysis.md`), so the copy is
-    /// seldom wasted.
+    /// `level + 1` is then its own, in one pass over them, not a test and then a fill. Where a
+    /// screen left the node, it most likely passes (`results/analysis.md`), so the copy is
+    /// seldom wasted; elsewhere [`collides`](Self::collides) tests it first.
     #[inline(always)]
     fn placed(&mut self, level: usize, residue: u64) -> bool {
         if self.slots <= 64 {
@@ -631,10 +632,14 @@ impl Replayer<'_> {
     /// the loop over a node's children, where most calls would only test.
     #[inline(always)]
     fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
-        let passes = if level + 1 < self.squares.len() {
+        let passes = if level + 1 == self.squares.len() {
+            !self.collides(level, residue)
+        } else if self.screened[level].is_some() {
+            // Most nodes a screen leaves pass: tested and filled in one pass.
             self.placed(level, residue)
         } else {
-            !self.collides(level, residue)
+            // Most fail: tested without a copy of the table, which is made for those that pass.
+            !self.collides(level, residue) && self.placed(level, residue)
         };
         count_node(tally, level, residue, passes);
         if passes {
