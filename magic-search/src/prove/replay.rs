@@ -543,7 +543,7 @@ impl Replayer<'_> {
     fn root(&mut self, root: u64, root_level: usize, tally: &mut Tally) -> bool {
         for level in 0..root_level {
             let ancestor = root % (1u64 << (64 - self.squares[level]));
-            let passes = self.placed(level, ancestor);
+            let passes = self.passes(level, ancestor);
             if ancestor == root {
                 count_node(tally, level, ancestor, passes);
             }
@@ -628,11 +628,11 @@ impl Replayer<'_> {
         true
     }
 
-    /// Tests `residue` at `level`, counts it, and walks its subtree if it passes; inlined into
-    /// the loop over a node's children, where most calls would only test.
+    /// Whether `residue` passes at `level`, its table at `level + 1` made if it does and has
+    /// children.
     #[inline(always)]
-    fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
-        let passes = if level + 1 == self.squares.len() {
+    fn passes(&mut self, level: usize, residue: u64) -> bool {
+        if level + 1 == self.squares.len() {
             !self.collides(level, residue)
         } else if self.screened[level].is_some() {
             // Most nodes a screen leaves pass: tested and filled in one pass.
@@ -640,7 +640,14 @@ impl Replayer<'_> {
         } else {
             // Most fail: tested without a copy of the table, which is made for those that pass.
             !self.collides(level, residue) && self.placed(level, residue)
-        };
+        }
+    }
+
+    /// Tests `residue` at `level`, counts it, and walks its subtree if it passes; inlined into
+    /// the loop over a node's children, where most calls would only test.
+    #[inline(always)]
+    fn node(&mut self, level: usize, residue: u64, tally: &mut Tally) {
+        let passes = self.passes(level, residue);
         count_node(tally, level, residue, passes);
         if passes {
             self.below(level, residue, tally);
