@@ -779,26 +779,45 @@ impl Replayer<'_> {
                 dead,
             );
         }
-        dead.fill(0);
-        if children < 64 {
-            dead[0] = !0 << children;
-        }
         // A slot is `run` consecutive values of the product's top `child_bits` bits.
         let run = children / slots;
         let spread = &self.spreads[level];
         let laid_out = laid_out(children, slots);
+        if laid_out && children <= 64 {
+            dead[0] = runs_out(
+                occupancies.map(|(&(key, _), alike)| {
+                    (
+                        key.wrapping_mul(parent) >> (64 - child_bits),
+                        out_for(alike)[0],
+                    )
+                }),
+                children,
+                slots,
+                spread,
+            );
+            return dead[0] != !0;
+        }
+        dead.fill(0);
+        // Laid out over several words, the runs of one set of slots kept as in [`runs_out`].
+        let mut last_out = [0; WORDS];
+        let mut landed = [0; (LAID_OUT_MOST_CHILDREN / 64) as usize];
+        let landed = &mut landed[..if laid_out { dead.len() } else { 0 }];
         for (&(key, _), alike) in occupancies {
             let out_words = out_for(alike);
             if out_words == every_slot {
-                // Most screens at the last levels, where tables are full, end here.
                 return false;
             }
             if out_words == [0; WORDS] {
                 continue;
             }
-            let out = out_words[0];
             let first_child_at = key.wrapping_mul(parent) >> (64 - child_bits);
-            if !laid_out {
+            if laid_out {
+                if out_words != last_out {
+                    lay_out(landed, out_words[0], run, spread);
+                    last_out = out_words;
+                }
+                turn_into(dead, landed, first_child_at);
+            } else {
                 for (word, &out) in out_words.iter().enumerate() {
                     let mut rest = out;
                     while rest != 0 {
@@ -808,19 +827,6 @@ impl Replayer<'_> {
                         mark_dead(dead, first, run, children);
                     }
                 }
-            } else if children <= 64 {
-                // One word: the children landing on a slot are a run of it, so those an
-                // occupancy rules out are the runs of the slots it cannot share, turned by
-                // where child 0 lands.
-                let mut ruled_out = [0];
-                lay_out(&mut ruled_out, out, run, spread);
-                let ruled_out = ruled_out[0];
-                dead[0] |= turned_down(ruled_out, first_child_at as u32, children as u32);
-            } else {
-                let mut landed = [0; (LAID_OUT_MOST_CHILDREN / 64) as usize];
-                let landed = &mut landed[..dead.len()];
-                lay_out(landed, out, run, spread);
-                turn_into(dead, landed, first_child_at);
             }
             if dead.iter().all(|&word| word == !0) {
                 return false;
@@ -828,6 +834,43 @@ impl Replayer<'_> {
         }
         true
     }
+}
+
+/// The children ruled out (a bit a child, the bits past the last child set) where a node has
+/// at least as many `children` as a table of `slots` has slots, and at most 64 (a run of
+/// children a slot, [`laid_out`]), from each occupancy's landing position of child 0 and the
+/// slots it cannot share: the runs of those slots ([`lay_out`], `spread` its table), turned by
+/// where child 0 lands. The runs laid out for one set of slots serve the occupancies that
+/// follow with the same set (all of a level's where no occupancy above shares its attacks).
+fn runs_out(
+    occupancies: impl Iterator<Item = (u64, u64)>,
+    children: u64,
+    slots: u64,
+    spread: &[u64],
+) -> u64 {
+    let every_slot = !0u64 >> (64 - slots);
+    let run = children / slots;
+    let mut dead = if children < 64 { !0 << children } else { 0 };
+    let (mut last_out, mut runs) = (0, 0);
+    for (first_child_at, out) in occupancies {
+        if out == every_slot {
+            // Most screens at the last levels, where tables are full, end here.
+            return !0;
+        }
+        if out == 0 {
+            continue;
+        }
+        if out != last_out {
+            let mut laid = [0];
+            lay_out(&mut laid, out, run, spread);
+            (last_out, runs) = (out, laid[0]);
+        }
+        dead |= turned_down(runs, first_child_at as u32, children as u32);
+        if dead == !0 {
+            return !0;
+        }
+    }
+    dead
 }
 
 /// `set`, a set of `size` bits (a power of two up to 64), turned down by `by` (below `size`)
@@ -988,7 +1031,7 @@ mod tests {
 
     use super::{
         ClassLayout, LAID_OUT_MOST_CHILDREN, SLOT_WORDS, blocks_out, classes_out, laid_out,
-        lay_out, mark_dead, spaced_out, spread_table, turn_into,
+        lay_out, mark_dead, runs_out, spaced_out, spread_table, turn_into,
     };
 
     #[test]
@@ -1180,6 +1223,43 @@ mod tests {
                             "{children} children, {slots} slots, child {child}"
                         );
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_of_runs_rules_out_exactly_the_children_landing_on_a_slot_they_cannot_share() {
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(4);
+        let mut next = || random.next_u64();
+        for (children, slots) in [(16u64, 16u64), (32, 16), (64, 16), (32, 32), (64, 8)] {
+            assert!(laid_out(children, slots) && children <= 64);
+            let spread = spread_table(children / slots);
+            for _ in 0..300 {
+                // Sparse, so that some children are left; an occupancy's set repeated now and
+                // then, as where no alike occupancy clears a slot.
+                let shared = next() & next() & next() & (!0u64 >> (64 - slots));
+                let occupancies: Vec<(u64, u64)> = (0..1 + next() % 6)
+                    .map(|_| {
+                        let out = if next() % 2 == 0 {
+                            shared
+                        } else {
+                            shared & next()
+                        };
+                        (next() % children, out)
+                    })
+                    .collect();
+                let dead = runs_out(occupancies.iter().copied(), children, slots, &spread);
+                for child in 0..64 {
+                    let expected = child >= children
+                        || occupancies.iter().any(|&(first, out)| {
+                            out >> ((first + child) % children / (children / slots)) & 1 == 1
+                        });
+                    assert_eq!(
+                        dead >> child & 1 == 1,
+                        expected,
+                        "{children} children, {child}"
+                    );
                 }
             }
         }
