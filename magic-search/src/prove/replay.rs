@@ -17,8 +17,9 @@
 //! filled but by its alike occupancies of the levels above (its own list of keys with the same
 //! attacks: the fact the prover's sieves use too, taken from the replay's own occupancies). Then,
 //! where a node has at least as many children as slots, it marks the runs of children landing on
-//! those slots: up to 512 children with runs of up to 8, laid out a byte of slots at a time and
-//! turned by where child 0 lands; wider levels by blocks of a slot's run, each slot's run the tail
+//! those slots: up to 512 children with runs of up to 8, laid out a byte of slots at a time (once
+//! for the occupancies that follow with the same slots) and turned by where child 0 lands; wider
+//! levels by blocks of a slot's run, each slot's run the tail
 //! of one block of children and the head of the next, cut at one place a given occupancy, so that
 //! a block keeps one interval of children left, bounded by batches of occupancies taken in order
 //! of their cut, the first to reach a block bounding it; all at once for an occupancy that can
