@@ -799,7 +799,8 @@ impl Replayer<'_> {
             return dead[0] != !0;
         }
         dead.fill(0);
-        // Laid out over several words, the runs of one set of slots kept as in [`runs_out`].
+        // Wider: laid out over several words (the runs of one set of slots kept as in
+        // [`runs_out`]) or marked run by run.
         let mut last_out = [0; WORDS];
         let mut landed = [0; (LAID_OUT_MOST_CHILDREN / 64) as usize];
         let landed = &mut landed[..if laid_out { dead.len() } else { 0 }];
@@ -1237,15 +1238,15 @@ mod tests {
             assert!(laid_out(children, slots) && children <= 64);
             let spread = spread_table(children / slots);
             for _ in 0..300 {
-                // Sparse, so that some children are left; an occupancy's set repeated now and
-                // then, as where no alike occupancy clears a slot.
-                let shared = next() & next() & next() & (!0u64 >> (64 - slots));
+                // Sparse, so that some children are left; the filled slots themselves now and
+                // then, as for an occupancy no alike one clears a slot for.
+                let filled = next() & next() & next() & (!0u64 >> (64 - slots));
                 let occupancies: Vec<(u64, u64)> = (0..1 + next() % 6)
                     .map(|_| {
                         let out = if next() % 2 == 0 {
-                            shared
+                            filled
                         } else {
-                            shared & next()
+                            filled & next()
                         };
                         (next() % children, out)
                     })
