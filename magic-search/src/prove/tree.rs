@@ -1280,6 +1280,10 @@ impl BlockSieve {
     /// bishops at 6 bits walked up to 1.8 times slower (results/analysis.md).
     #[inline(always)]
     fn bound(bounds: &mut [u16; SIEVE_MOST_SLOTS], set: u64, bound: u16, lanes: usize, head: bool) {
+        const _: () = assert!(
+            BLOCK_SIEVE_LANES == 16,
+            "a group's masks are two bytes' lanes"
+        );
         for (group, bounds) in bounds[..lanes]
             .chunks_exact_mut(BLOCK_SIEVE_LANES)
             .enumerate()
