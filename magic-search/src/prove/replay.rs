@@ -23,9 +23,9 @@
 //! of one block of children and the head of the next, cut at one place a given occupancy, so that
 //! a block keeps one interval of children left, bounded by batches of occupancies taken in order
 //! of their cut, the first to reach a block bounding it; all at once for an occupancy that can
-//! share no slot. Where it has fewer children than slots (at
-//! least 8), child `c` lands `c` spacings after child 0, so the slots turned by child 0's hold each
-//! child's fate a spacing apart. The prover instead keeps what is left: up to 512 children a bit
+//! share no slot. Where it has fewer children than slots, child `c` lands `c` spacings after
+//! child 0, so the slots turned by child 0's hold each child's fate a spacing apart. The prover
+//! instead keeps what is left: up to 512 children a bit
 //! each, ordered by place within a slot's run (two masks per occupancy), wider levels as each
 //! block's bounds, raised and lowered for all blocks at once from the slot sets turned, and spread
 //! levels a bit a slot. In tables of more than 64 slots (up to 256, in four words) the replay
@@ -196,8 +196,8 @@ pub(super) fn replay(replayed: ProofReport, walked: &RootWalk<'_>) -> ProofRepor
 
 /// Per level, the bits of its nodes' children numbers where the replay screens them at once
 /// (`None` where it tests each): the levels below the first that the prover sieves (a speed
-/// choice, [`sieve_for`]; spread levels of at least `2^SPACED_LEAST_BITS` children, and
-/// those it sieves by classes, of at most a word of children) and whose
+/// choice, [`sieve_for`]; of the levels it sieves by classes, those of at most a word of
+/// children) and whose
 /// every key times the step between two children is 1 in the product's top bits, so that
 /// child `c`'s product is child 0's plus `c` there (checked here, not taken from the prover).
 fn screened_levels(
@@ -213,7 +213,7 @@ fn screened_levels(
             .iter()
             .all(|&(key, _)| key.wrapping_mul(step) == 1 << (64 - child_bits));
         let sieved = match sieve_for(child_bits, slots) {
-            Some(SieveKind::Spread) => child_bits >= SPACED_LEAST_BITS,
+            Some(SieveKind::Spread) => true,
             Some(SieveKind::Lanes | SieveKind::Arcs | SieveKind::Blocks) => {
                 slots <= 64 * SLOT_WORDS
             }
@@ -358,11 +358,6 @@ fn classes_out<A: IntoIterator<Item = usize>>(
     }
     dead | !every_child
 }
-
-/// The fewest children a node has where the replay screens a level the prover sieves spread
-/// (fewer children than slots): `2^SPACED_LEAST_BITS`. Screens of 4 children were slower than
-/// testing them (`results/analysis.md`).
-const SPACED_LEAST_BITS: u32 = 3;
 
 /// Sets the bits `first..first + count` of `words`, wrapping round at `size` bits.
 fn mark_dead(words: &mut [u64], first: u64, count: u64, size: u64) {
